@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+// DashPilot for Linux: a GPS capture daemon for in-vehicle boxes. No outside Swift
+// packages: everything is Foundation, Dispatch, Glibc and Debian's C libraries.
+import PackageDescription
+
+let package = Package(
+  name: "DashPilot",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "dashpilotd", targets: ["dashpilotd"]),
+    .executable(name: "dashpilotctl", targets: ["dashpilotctl"]),
+  ],
+  targets: [
+    // C libraries from Debian, each a module map over a one-line shim header.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+
+    // The pure core: no I/O, no clock.
+    .target(name: "DashPilotCore"),
+    .target(name: "Guidance", dependencies: ["DashPilotCore"]),
+    .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
+
+    // Adapters at the edge.
+    .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore", "RouteFiles"]),
+    .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore"]),
+    .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD", "RouteFiles"]),
+    .target(name: "ControlProtocol"),
+    .target(name: "Routing", dependencies: ["Guidance", "RouteFiles"]),
+    .target(
+      name: "Daemon",
+      dependencies: [
+        "DashPilotCore", "Guidance", "Store", "GPSD", "Capture", "ControlProtocol", "Routing",
+        "RouteFiles", "CSystemd", "CInih",
+      ]),
+    .target(
+      name: "DashPilotCLI",
+      dependencies: ["DashPilotCore", "Capture", "ControlProtocol", "RouteFiles", "Guidance"]),
+
+    // Thin mains.
+    .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
+    .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
+    .executableTarget(
+      name: "dashpilot-bench",
+      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "TestSupport"]),
+
+    // Tests.
+    .target(name: "TestSupport", dependencies: ["DashPilotCore"]),
+    .testTarget(name: "DashPilotCoreTests", dependencies: ["DashPilotCore", "TestSupport"]),
+    .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
+    .testTarget(name: "RouteFilesTests", dependencies: ["RouteFiles", "TestSupport"]),
+    .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
+    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
+    .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
+    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "TestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

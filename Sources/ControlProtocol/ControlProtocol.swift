@@ -1,0 +1,1 @@
+// The ControlProtocol module: see issue 6.

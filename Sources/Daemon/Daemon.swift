@@ -1,0 +1,1 @@
+// The Daemon module: see issue 6.

@@ -1,0 +1,27 @@
+import Foundation
+
+/// One retained position of a shift's route.
+public struct RouteSample: Sendable, Hashable {
+  public var timestamp: Date
+  public var coordinate: GeoCoordinate
+  /// Horizontal error radius in metres.
+  public var horizontalAccuracy: Double
+  /// Ground speed in m/s, when the receiver reported one.
+  public var speed: Double?
+  /// Course over ground in degrees from true north, when reported.
+  public var course: Double?
+  /// The capture session that recorded it; nil for a track imported from another logger.
+  public var captureSessionID: CaptureSessionID?
+
+  public init(
+    timestamp: Date, coordinate: GeoCoordinate, horizontalAccuracy: Double,
+    speed: Double? = nil, course: Double? = nil, captureSessionID: CaptureSessionID?
+  ) {
+    self.timestamp = timestamp
+    self.coordinate = coordinate
+    self.horizontalAccuracy = horizontalAccuracy
+    self.speed = speed
+    self.course = course
+    self.captureSessionID = captureSessionID
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The one way two positions are measured, by the filter and the calculator alike:
+/// haversine on a sphere. An ellipsoid would be marginally more precise, but the
+/// difference is far smaller than the error already in the positions.
+public enum GeographicDistance {
+  /// The mean Earth radius (IUGG), in metres.
+  public static let earthRadius: Double = 6_371_008.8
+
+  /// Great-circle distance in metres.
+  public static func metres(from a: GeoCoordinate, to b: GeoCoordinate) -> Double {
+    let phi1 = radians(a.latitude)
+    let phi2 = radians(b.latitude)
+    let dPhi = phi2 - phi1
+    let dLambda = radians(b.longitude - a.longitude)
+    let h = sin(dPhi / 2) * sin(dPhi / 2) + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
+    return 2 * earthRadius * asin(min(1, sqrt(h)))
+  }
+
+  /// Initial bearing from `a` towards `b`, in degrees clockwise from true north, 0..<360.
+  public static func initialBearing(from a: GeoCoordinate, to b: GeoCoordinate) -> Double {
+    let phi1 = radians(a.latitude)
+    let phi2 = radians(b.latitude)
+    let dLambda = radians(b.longitude - a.longitude)
+    let y = sin(dLambda) * cos(phi2)
+    let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(dLambda)
+    return normalizedDegrees(degrees(atan2(y, x)))
+  }
+
+  /// The position reached from `origin` after `distance` metres on `bearing` degrees.
+  public static func destination(
+    from origin: GeoCoordinate, bearing: Double, distance: Double
+  ) -> GeoCoordinate {
+    let delta = distance / earthRadius
+    let theta = radians(bearing)
+    let phi1 = radians(origin.latitude)
+    let lambda1 = radians(origin.longitude)
+    let phi2 = asin(sin(phi1) * cos(delta) + cos(phi1) * sin(delta) * cos(theta))
+    let lambda2 =
+      lambda1 + atan2(sin(theta) * sin(delta) * cos(phi1), cos(delta) - sin(phi1) * sin(phi2))
+    var longitude = degrees(lambda2)
+    if longitude > 180 { longitude -= 360 }
+    if longitude < -180 { longitude += 360 }
+    return GeoCoordinate(latitude: degrees(phi2), longitude: longitude)
+  }
+
+  /// The smaller angle between two bearings, 0...180 degrees.
+  public static func angleBetween(_ a: Double, _ b: Double) -> Double {
+    let d = abs(normalizedDegrees(a) - normalizedDegrees(b))
+    return d > 180 ? 360 - d : d
+  }
+
+  public static func normalizedDegrees(_ value: Double) -> Double {
+    let r = value.truncatingRemainder(dividingBy: 360)
+    return r < 0 ? r + 360 : r
+  }
+
+  @inline(__always) static func radians(_ d: Double) -> Double { d * .pi / 180 }
+  @inline(__always) static func degrees(_ r: Double) -> Double { r * 180 / .pi }
+}

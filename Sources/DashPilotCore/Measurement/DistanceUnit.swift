@@ -1,0 +1,78 @@
+import Foundation
+
+/// The units a figure is shown in. Miles by default: DashPilot's drivers.
+public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {
+  case miles
+  case kilometres
+
+  /// Metres in one unit.
+  public var metres: Double {
+    switch self {
+    case .miles: 1609.344
+    case .kilometres: 1000
+    }
+  }
+
+  public var symbol: String {
+    switch self {
+    case .miles: "mi"
+    case .kilometres: "km"
+    }
+  }
+
+  /// The unit spelled out, for the spoken form.
+  public var spokenName: String {
+    switch self {
+    case .miles: "miles"
+    case .kilometres: "kilometres"
+    }
+  }
+
+  /// Parses the names a person writes in a config file or on the command line.
+  public init?(name: String) {
+    switch name.lowercased() {
+    case "mi", "mile", "miles": self = .miles
+    case "km", "kilometre", "kilometres", "kilometer", "kilometers": self = .kilometres
+    default: return nil
+    }
+  }
+}
+
+/// The decimal and grouping separators of a locale, so a figure is formatted the same way
+/// everywhere and locale lookups happen only where the reader is.
+public struct NumberSeparators: Sendable, Hashable {
+  public var decimal: String
+  public var grouping: String
+
+  public init(decimal: String, grouping: String) {
+    self.decimal = decimal
+    self.grouping = grouping
+  }
+
+  public static let posix = NumberSeparators(decimal: ".", grouping: ",")
+
+  public init(locale: Locale) {
+    self.init(decimal: locale.decimalSeparator ?? ".", grouping: locale.groupingSeparator ?? ",")
+  }
+
+  /// `value` rounded half away from zero to `fractionDigits` places, grouped in thousands.
+  public func format(_ value: Double, fractionDigits: Int) -> String {
+    guard value.isFinite else { return "–" }
+    var scale = 1.0
+    for _ in 0..<fractionDigits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+    let whole = Int64(scaled / scale)
+    let fraction = Int64(scaled) - whole * Int64(scale)
+    let digits = String(whole)
+    var grouped = ""
+    for (index, character) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { grouped += grouping }
+      grouped.append(character)
+    }
+    let sign = value < 0 && scaled > 0 ? "-" : ""
+    guard fractionDigits > 0 else { return sign + grouped }
+    var fractionText = String(fraction)
+    while fractionText.count < fractionDigits { fractionText = "0" + fractionText }
+    return sign + grouped + decimal + fractionText
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The pairwise walk over a route, remembering where it reached so a growing route can be
+/// extended rather than walked again. `RouteMileageCalculator` is this same walk fed
+/// everything at once: there is one implementation of continuity, gaps and usable
+/// positions.
+public struct RouteMileageAccumulator: Sendable, Hashable {
+  /// Two positions further apart than this are not continuous, even in one session.
+  public let maximumSampleInterval: TimeInterval
+
+  public private(set) var metres: Double = 0
+  public private(set) var segments: Int = 0
+  public private(set) var gaps: Int = 0
+  public private(set) var usablePositions: Int = 0
+  public private(set) var usesInferredContinuity = false
+  /// The first and last positions consumed.
+  public private(set) var first: RouteSample?
+  public private(set) var last: RouteSample?
+  /// Whether the segment ending at `last` has already been counted as contributing.
+  private var currentSegmentCounted = false
+
+  public init(maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval) {
+    self.maximumSampleInterval = maximumSampleInterval
+  }
+
+  /// Walks `samples` in the order given. A position that cannot be on Earth is skipped; a
+  /// position at or before the last one consumed is not counted (extension runs forwards
+  /// only, which is also what collapses equal timestamps).
+  public mutating func extend<S: Sequence>(with samples: S) where S.Element == RouteSample {
+    for sample in samples { extend(with: sample) }
+  }
+
+  public mutating func extend(with sample: RouteSample) {
+    guard sample.coordinate.isValid, sample.timestamp.timeIntervalSince1970.isFinite else { return }
+    if let previous = last, sample.timestamp <= previous.timestamp { return }
+    // A position with no session has no recorded continuity: every link to it is inferred.
+    if sample.captureSessionID == nil { usesInferredContinuity = true }
+    guard let previous = last else {
+      first = sample
+      last = sample
+      usablePositions = 1
+      return
+    }
+    usablePositions += 1
+    switch continuity(from: previous, to: sample) {
+    case .recorded, .inferred:
+      metres += GeographicDistance.metres(from: previous.coordinate, to: sample.coordinate)
+      if !currentSegmentCounted {
+        segments += 1
+        currentSegmentCounted = true
+      }
+    case .broken:
+      gaps += 1
+      currentSegmentCounted = false
+    }
+    last = sample
+  }
+
+  enum Continuity { case recorded, inferred, broken }
+
+  /// Two positions are continuous when they share a capture session (or both have none,
+  /// when continuity is inferred) and are at most `maximumSampleInterval` apart.
+  func continuity(from a: RouteSample, to b: RouteSample) -> Continuity {
+    guard a.captureSessionID == b.captureSessionID,
+      b.timestamp.timeIntervalSince(a.timestamp) <= maximumSampleInterval
+    else { return .broken }
+    return a.captureSessionID == nil ? .inferred : .recorded
+  }
+
+  /// The distance walked so far. With the shift's window (a completed shift), a route that
+  /// starts or stops more than `maximumSampleInterval` inside it has a gap at that end. A
+  /// running shift is measured with no window.
+  public func distance(covering window: DateInterval? = nil) -> RouteDistance {
+    var result = RouteDistance(
+      metres: metres, segments: segments, gaps: gaps, usablePositions: usablePositions,
+      usesInferredContinuity: usesInferredContinuity)
+    if let window, let first, let last {
+      if first.timestamp.timeIntervalSince(window.start) > maximumSampleInterval { result.gaps += 1 }
+      if window.end.timeIntervalSince(last.timestamp) > maximumSampleInterval { result.gaps += 1 }
+    }
+    return result
+  }
+}

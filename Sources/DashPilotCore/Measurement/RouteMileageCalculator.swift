@@ -1,0 +1,38 @@
+import Foundation
+
+/// Measures a whole route in one pass: the figure a shift is reported with.
+public struct RouteMileageCalculator: Sendable {
+  /// Two minutes: ordinary driving is never fragmented, and a longer silence is either a
+  /// stationary vehicle or positions that stopped arriving. An engineering choice, so it
+  /// is a setting.
+  public static let defaultMaximumSampleInterval: TimeInterval = 120
+
+  public var maximumSampleInterval: TimeInterval
+
+  public init(maximumSampleInterval: TimeInterval = defaultMaximumSampleInterval) {
+    self.maximumSampleInterval = maximumSampleInterval
+  }
+
+  /// Rejects only positions that cannot be on Earth, sorts by time with ties broken on
+  /// coordinates (so fetch order never changes the number), then walks the route with
+  /// the same accumulator an extension uses; equal timestamps collapse to the first.
+  public func distance<C: Collection>(of samples: C, covering window: DateInterval? = nil)
+    -> RouteDistance where C.Element == RouteSample
+  {
+    let ordered = samples.filter { $0.coordinate.isValid && $0.timestamp.timeIntervalSince1970.isFinite }
+      .sorted(by: Self.measurementOrder)
+    var accumulator = RouteMileageAccumulator(maximumSampleInterval: maximumSampleInterval)
+    accumulator.extend(with: ordered)
+    return accumulator.distance(covering: window)
+  }
+
+  /// Time, then latitude, longitude and session: a total order on what is measured.
+  public static func measurementOrder(_ a: RouteSample, _ b: RouteSample) -> Bool {
+    if a.timestamp != b.timestamp { return a.timestamp < b.timestamp }
+    if a.coordinate.latitude != b.coordinate.latitude { return a.coordinate.latitude < b.coordinate.latitude }
+    if a.coordinate.longitude != b.coordinate.longitude {
+      return a.coordinate.longitude < b.coordinate.longitude
+    }
+    return (a.captureSessionID?.rawValue ?? "") < (b.captureSessionID?.rawValue ?? "")
+  }
+}

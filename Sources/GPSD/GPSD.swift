@@ -1,0 +1,1 @@
+// The GPSD module: see issue 5.

@@ -1,0 +1,1 @@
+// The Guidance module: see issue 3.

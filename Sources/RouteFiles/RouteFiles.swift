@@ -1,0 +1,1 @@
+// The RouteFiles module: see issue 3.

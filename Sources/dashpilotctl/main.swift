@@ -1,0 +1,3 @@
+import DashPilotCLI
+
+DashPilotCLI.main()
