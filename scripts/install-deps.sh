@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build, the tests and the demo need, only when missing.
+# Installs the Debian packages listed in scripts/deps/*.txt (one a line), only when missing.
 set -euo pipefail
-packages=(
-  pkg-config libsqlite3-dev sqlite3 libgps-dev gpsd gpsd-clients libsystemd-dev libinih-dev
-)
+cd "$(dirname "$0")/.."
+mapfile -t packages < <(cat scripts/deps/*.txt | sed 's/#.*//' | tr -s ' \t' '\n' | grep -v '^$' | sort -u)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,1 +1,8 @@
-print("bench none 0 none")
+// `make bench`: one line per figure, `bench NAME VALUE UNIT`. Each area's benchmarks live
+// in a file of their own.
+import Foundation
+
+var report = BenchReport()
+runGuidanceBenchmarks(&report)
+runStoreBenchmarks(&report)
+runCaptureBenchmarks(&report)

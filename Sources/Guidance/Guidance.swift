@@ -1,1 +1,0 @@
-// The Guidance module: see issue 3.

@@ -1,0 +1,2 @@
+// Guidance benchmarks: filled by their issue.
+func runGuidanceBenchmarks(_ report: inout BenchReport) {}

@@ -1,0 +1,2 @@
+// Store benchmarks: filled by their issue.
+func runStoreBenchmarks(_ report: inout BenchReport) {}
