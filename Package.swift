@@ -22,17 +22,18 @@ let package = Package(
     .target(name: "Guidance", dependencies: ["DashPilotCore"]),
     .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
 
-    // Adapters at the edge.
-    .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore", "RouteFiles"]),
+    // Adapters at the edge. Route files (GPX, GeoJSON) are read and written by the client,
+    // so the daemon never links an XML parser.
+    .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore"]),
-    .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD", "RouteFiles"]),
+    .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD"]),
     .target(name: "ControlProtocol"),
-    .target(name: "Routing", dependencies: ["Guidance", "RouteFiles"]),
+    .target(name: "Routing", dependencies: ["Guidance"]),
     .target(
       name: "Daemon",
       dependencies: [
         "DashPilotCore", "Guidance", "Store", "GPSD", "Capture", "ControlProtocol", "Routing",
-        "RouteFiles", "CSystemd", "CInih",
+        "CSystemd", "CInih",
       ]),
     .target(
       name: "DashPilotCLI",
