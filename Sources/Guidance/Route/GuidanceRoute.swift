@@ -4,7 +4,7 @@ import Foundation
 /// The line a guidance engine follows: points with the distance along the route to each,
 /// and an index for joining. Built once per route; matching a fix costs the same on a
 /// 100-point route as on a 100,000-point one.
-public struct GuidanceRoute: Sendable {
+public struct GuidanceRoute: Sendable, Hashable {
   /// The route's points, with consecutive repeats dropped (every segment has a length).
   public let points: [GeoCoordinate]
   /// `cumulativeDistances[i]` is the distance along the route from its start to `points[i]`.
@@ -33,6 +33,10 @@ public struct GuidanceRoute: Sendable {
     self.length = total
     self.grid = SegmentGrid(points: points)
   }
+
+  /// Two routes are the same when their points are: everything else is derived from them.
+  public static func == (a: GuidanceRoute, b: GuidanceRoute) -> Bool { a.points == b.points }
+  public func hash(into hasher: inout Hasher) { hasher.combine(points) }
 
   public var segmentCount: Int { points.count - 1 }
   public var start: GeoCoordinate { points[0] }
