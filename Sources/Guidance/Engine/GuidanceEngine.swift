@@ -140,7 +140,8 @@ public struct GuidanceEngine: Sendable {
   private func matchFix(_ fix: GuidanceFix, radius: Double) -> RouteMatch? {
     guard let last = lastMatch else {
       return route.nearestMatch(
-        to: fix.coordinate, within: radius, tieTolerance: config.matchTieTolerance)
+        to: fix.coordinate, within: radius, tieTolerance: config.matchTieTolerance,
+        course: fix.trustedCourse(minimumSpeed: config.courseTrustSpeed))
     }
     let elapsed = max(0, fix.timestamp.timeIntervalSince(lastMatchTime ?? fix.timestamp))
     var behind = config.lookBehind
@@ -154,7 +155,8 @@ public struct GuidanceEngine: Sendable {
     guard lower.isFinite, upper.isFinite else { return nil }
     return route.match(
       fix.coordinate, window: lower...upper, reference: last.along,
-      tieTolerance: config.matchTieTolerance)
+      tieTolerance: config.matchTieTolerance,
+      course: fix.trustedCourse(minimumSpeed: config.courseTrustSpeed))
   }
 
   private mutating func reportProgress(_ match: RouteMatch, into events: inout [GuidanceEvent]) {

@@ -36,8 +36,10 @@ struct LocalFrame {
     if lengthSquared > 0 {
       t = min(1, max(0, -(a.x * dx + a.y * dy) / lengthSquared))
     }
-    let px = a.x + t * dx
-    let py = a.y + t * dy
+    // At t = 1 the end itself, not a + (b - a), which can differ in the last bit and make the
+    // shared vertex of two segments two different distances.
+    let px = t == 1 ? b.x : a.x + t * dx
+    let py = t == 1 ? b.y : a.y + t * dy
     return ((px * px + py * py).squareRoot(), t)
   }
 }
