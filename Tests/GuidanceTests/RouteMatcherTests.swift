@@ -123,6 +123,25 @@ struct RouteMatcherTests {
     #expect(out.contains(.progress(along: try #require(engine.along), remaining: try #require(engine.remaining))))
   }
 
+  @Test("the look-ahead stops at maxLookAhead (10 km)")
+  func lookAheadCap() throws {
+    let route = try Geometry.straightRoute(length: 30_000, spacing: 100)
+    func engineAfterLongGap() -> GuidanceEngine {
+      var engine = GuidanceEngine(route: route, config: .driving)
+      for t in 0...5 {
+        _ = engine.update(Geometry.fix(along: 1000 + 30 * Double(t), lateral: 0, time: Double(t), speed: 30, course: 90))
+      }
+      return engine
+    }
+    // 1000 s later at 30 m/s the speed alone would allow 30 km; the window stops 10 km on.
+    var within = engineAfterLongGap()
+    _ = within.update(Geometry.fix(along: 1150 + 9_900, lateral: 0, time: 1005, speed: 30, course: 90))
+    #expect(within.offRouteCount == 0)
+    var beyond = engineAfterLongGap()
+    _ = beyond.update(Geometry.fix(along: 1150 + 10_100, lateral: 0, time: 1005, speed: 30, course: 90))
+    #expect(beyond.offRouteCount == 1)
+  }
+
   @Test("the join index finds what a full scan finds, on a winding route")
   func gridAgreesWithScan() throws {
     var generator = SeededGenerator(seed: 42)

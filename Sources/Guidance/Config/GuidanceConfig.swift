@@ -28,6 +28,9 @@ public struct GuidanceConfig: Sendable, Hashable {
   /// since the last match, so a car that comes out of a tunnel 40 s later at 30 m/s is still
   /// found ahead of where it was last matched (the seed's trimmed "highway speed" idea).
   public var lookAheadTime: TimeInterval = 20
+  /// The look-ahead never exceeds this (before the off-route doubling), which bounds the cost
+  /// of a fix after a long time off route: about 500 segments of a router's 20 m spacing.
+  public var maxLookAhead: Double = 10_000
   /// Segments whose lateral distances are within this many metres of the nearest cannot be
   /// told apart by a fix: the one the car is more likely on wins (see `GuidanceRoute`), so a
   /// loop is joined at its start and a road travelled out and back is not flipped to the other

@@ -145,7 +145,9 @@ public struct GuidanceEngine: Sendable {
     }
     let elapsed = max(0, fix.timestamp.timeIntervalSince(lastMatchTime ?? fix.timestamp))
     var behind = config.lookBehind
-    var ahead = max(config.minLookAhead, (smoothedSpeed ?? 0) * (elapsed + config.lookAheadTime))
+    var ahead = min(
+      max(config.minLookAhead, (smoothedSpeed ?? 0) * (elapsed + config.lookAheadTime)),
+      max(config.minLookAhead, config.maxLookAhead))
     if phase == .offRoute {
       behind *= 3
       ahead *= 2
