@@ -55,3 +55,34 @@ struct GuidanceConfigTests {
         .map(\.name) == ["joined", "off_route", "back_on_route", "progress", "arrived"])
   }
 }
+
+@Suite("Event encoding")
+struct GuidanceEventCodingTests {
+  @Test("events encode flat, an infinite lateral as null, and decode back")
+  func roundTrip() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let events: [GuidanceEvent] = [
+      .joined, .offRoute(lateral: 61.5), .offRoute(lateral: .infinity), .backOnRoute,
+      .progress(along: 120.5, remaining: 880.25), .arrived,
+    ]
+    let lines = try events.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    #expect(
+      lines == [
+        #"{"event":"joined"}"#, #"{"event":"off_route","lateral":61.5}"#,
+        #"{"event":"off_route","lateral":null}"#, #"{"event":"back_on_route"}"#,
+        #"{"along":120.5,"event":"progress","remaining":880.25}"#, #"{"event":"arrived"}"#,
+      ])
+    let decoded = try lines.map { try JSONDecoder().decode(GuidanceEvent.self, from: Data($0.utf8)) }
+    #expect(decoded == events)
+    let timed = TimedGuidanceEvent(.arrived, at: Date(timeIntervalSince1970: 10))
+    #expect(try JSONDecoder().decode(TimedGuidanceEvent.self, from: try JSONEncoder().encode(timed)) == timed)
+  }
+
+  @Test("an unknown event name is a clear decoding error")
+  func unknown() {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(GuidanceEvent.self, from: Data(#"{"event":"teleported"}"#.utf8))
+    }
+  }
+}
