@@ -123,6 +123,19 @@ struct RerouteTests {
     }
   }
 
+  @Test("after giving up, the next departure is rerouted afresh")
+  func nextDepartureAfterGivingUp() throws {
+    var drive = try Drive()
+    _ = drive.depart()
+    _ = drive.answer(.credentials, id: 1, at: 6)
+    #expect(drive.on(7).actions == [])
+    #expect(drive.session.coordinator.hasGivenUp == false)
+    var actions: [RerouteAction] = []
+    for t in 8...12 { actions += drive.off(Double(t)).actions }
+    #expect(actions == [leftRoute, drive.request(12, id: 2)])
+    #expect(drive.answer(.credentials, id: 2, at: 13) == [routeNotFound, .gaveUp(RouteFailure(.credentials, "test"))])
+  }
+
   @Test("a transient failure is asked again at +15 s, +30 s, ... and announced once")
   func transientRetries() throws {
     for kind in RouteFailure.Kind.allCases where !kind.isPermanent {

@@ -4,6 +4,10 @@ import Foundation
 /// The line a guidance engine follows: points with the distance along the route to each,
 /// and an index for joining. Built once per route; matching a fix costs the same on a
 /// 100-point route as on a 100,000-point one.
+///
+/// Each segment is taken as straight in a flat frame around the fix (`LocalFrame`): exact to
+/// centimetres for the tens to hundreds of metres between a router's points; a single segment
+/// many kilometres long bends off its great circle by metres, which the gates' 45 m absorb.
 public struct GuidanceRoute: Sendable, Hashable {
   /// The route's points, with consecutive repeats dropped (every segment has a length).
   public let points: [GeoCoordinate]
