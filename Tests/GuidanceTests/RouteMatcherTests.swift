@@ -193,6 +193,23 @@ struct RouteMatcherTests {
     }
   }
 
+  @Test("near the pole the join index still finds the route")
+  func nearThePole() throws {
+    var points = [GeoCoordinate(latitude: 89.9, longitude: 10)]
+    for _ in 0..<20 {
+      points.append(GeographicDistance.destination(from: points[points.count - 1], bearing: 90, distance: 50))
+    }
+    let route = try GuidanceRoute(points)
+    let bearing = GeographicDistance.initialBearing(from: points[10], to: points[11])
+    let fix = GeographicDistance.destination(from: points[10], bearing: bearing - 90, distance: 30)
+    let scan = try #require(route.match(fix, window: 0...route.length, reference: 0))
+    let joined = try #require(route.nearestMatch(to: fix, within: 150))
+    #expect(joined == scan)
+    // 11 km from the pole a flat frame is coarser than at 51 N, still within 10 cm here.
+    #expect(abs(joined.lateral - 30) < 0.1)
+    #expect(abs(joined.along - route.cumulativeDistances[10]) < 0.1)
+  }
+
   @Test("a route needs two distinct valid points")
   func refusals() {
     let a = Geometry.point(along: 0)

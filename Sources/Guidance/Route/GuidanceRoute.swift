@@ -82,8 +82,8 @@ public struct GuidanceRoute: Sendable, Hashable {
   ) -> RouteMatch? {
     guard coordinate.isValid, radius.isFinite, radius >= 0 else { return nil }
     let candidates: [Int]
-    if let grid, let near = grid.segments(near: coordinate, radius: radius) {
-      candidates = near
+    if let grid {
+      candidates = grid.segments(near: coordinate, radius: radius)
     } else {
       candidates = Array(0..<segmentCount)
     }

@@ -73,29 +73,42 @@ struct SegmentGrid: Sendable {
     self.cells = cells
   }
 
-  /// Segment indices that may lie within `radius` metres of `coordinate`, ascending; `nil`
-  /// when the query box would cover more cells than the grid holds (near a pole), in which
-  /// case the caller scans every segment.
-  func segments(near coordinate: GeoCoordinate, radius: Double) -> [Int]? {
+  /// Segment indices that may lie within `radius` metres of `coordinate`, ascending. When the
+  /// query box would cover more cells than the grid holds (a compact route, or a fix near a
+  /// pole where a degree of longitude is short), the grid's own cells are filtered instead.
+  func segments(near coordinate: GeoCoordinate, radius: Double) -> [Int] {
     let pad = radius + Self.cellSize
     let cosine = cos(coordinate.latitude * .pi / 180)
     let eastPad = pad * referenceCosine / max(cosine, 1e-9)
     let north = coordinate.latitude * .pi / 180 * GeographicDistance.earthRadius
     let laps: [Double] = crossesAntimeridian ? [-360, 0, 360] : [0]
-    let boxCells =
-      (pad * 2 / Self.cellSize + 2) * (eastPad * 2 / Self.cellSize + 2) * Double(laps.count)
-    guard boxCells.isFinite, boxCells <= Double(cells.count) else { return nil }
-    var found: [Int] = []
-    for lap in laps {
+    let boxes = laps.map { lap in
       let east = (coordinate.longitude + lap) * .pi / 180 * metresPerRadianEast
-      let low = Self.cell(east - eastPad, north - pad)
-      let high = Self.cell(east + eastPad, north + pad)
-      for y in low.y...high.y {
-        for x in low.x...high.x {
-          if let list = cells[Cell(x: x, y: y)] {
-            for segment in list { found.append(Int(segment)) }
+      return (
+        west: ((east - eastPad) / Self.cellSize).rounded(.down),
+        east: ((east + eastPad) / Self.cellSize).rounded(.down),
+        south: ((north - pad) / Self.cellSize).rounded(.down),
+        north: ((north + pad) / Self.cellSize).rounded(.down))
+    }
+    let boxCells = boxes.reduce(0.0) { $0 + ($1.east - $1.west + 1) * ($1.north - $1.south + 1) }
+    var found: [Int] = []
+    if boxCells <= Double(cells.count) {
+      for box in boxes {
+        for y in Int(box.south)...Int(box.north) {
+          for x in Int(box.west)...Int(box.east) {
+            if let list = cells[Cell(x: x, y: y)] {
+              for segment in list { found.append(Int(segment)) }
+            }
           }
         }
+      }
+    } else {
+      for (cell, list) in cells {
+        let x = Double(cell.x)
+        let y = Double(cell.y)
+        guard boxes.contains(where: { x >= $0.west && x <= $0.east && y >= $0.south && y <= $0.north })
+        else { continue }
+        for segment in list { found.append(Int(segment)) }
       }
     }
     found.sort()
