@@ -25,8 +25,34 @@ enum DatabaseOpener {
 
   /// Opens, checks and migrates; throws `.corrupt` for a file that must be moved aside.
   private static func openChecked(path: String) throws(StoreError) -> (Database, Int32) {
+    let found = try inspect(path: path)
     let database = try Database(path: path)
-    // Reading the version touches nothing: a newer file stays byte-identical.
+    try applyDurabilitySettings(database)
+    _ = try Schema.migrate(database)
+    return (database, found)
+  }
+
+  /// Reads the schema version and runs quick_check without writing: the header is read
+  /// straight from the file, so a newer file is refused without SQLite opening it, then
+  /// a read-only connection checks the rest, so a damaged file is kept exactly as found (a
+  /// writable connection would checkpoint its log into it and delete the log on close).
+  /// Returns the file's schema version (0 when there is no file yet).
+  private static func inspect(path: String) throws(StoreError) -> Int32 {
+    guard access(path, F_OK) == 0 else { return 0 }
+    switch try DatabaseHeader.read(path: path) {
+    case .empty:
+      return 0
+    case .notADatabase:
+      throw .corrupt(SQLiteFailure(
+        operation: "read the database header", resultCode: 26 /* SQLITE_NOTADB */,
+        message: "file is not a database (no SQLite header)"))
+    case .database(let userVersion):
+      guard userVersion <= Schema.latestVersion else {
+        throw .newerSchema(path: path, found: userVersion, supported: Schema.latestVersion)
+      }
+    }
+    let database = try Database(path: path, readOnly: true)
+    // The log may hold a newer header than the file.
     let found = try Schema.userVersion(database)
     guard found <= Schema.latestVersion else {
       throw .newerSchema(path: path, found: found, supported: Schema.latestVersion)
@@ -37,9 +63,7 @@ enum DatabaseOpener {
         operation: quickCheckOperation, resultCode: 11 /* SQLITE_CORRUPT */,
         message: findings.prefix(3).joined(separator: "; ")))
     }
-    try applyDurabilitySettings(database)
-    _ = try Schema.migrate(database)
-    return (database, found)
+    return found
   }
 
   /// WAL so a crash never leaves a half-written page in the main file; synchronous=FULL so

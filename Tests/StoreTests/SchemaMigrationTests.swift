@@ -1,0 +1,92 @@
+import DashPilotCore
+import Foundation
+import Testing
+import TestSupport
+
+@testable import Store
+
+@Suite struct SchemaMigrationTests {
+  @Test func anEmptyFileIsMigratedToTheLatestSchema() throws {
+    let file = try TemporaryStoreFile("migrate")
+    let store = try file.open()
+    #expect(store.openReport.foundSchemaVersion == 0)
+    #expect(store.openReport.schemaVersion == 1)
+    #expect(store.openReport.wasMigrated)
+    #expect(store.openReport.movedAside == nil)
+    #expect(try store.database.scalarInt64("PRAGMA user_version") == 1)
+    let tables = try store.database.textColumn(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    #expect(tables == ["capture_sessions", "samples", "shifts"])
+    let indexes = try store.database.textColumn(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+    #expect(indexes == ["samples_by_shift", "shifts_single_open"])
+    let triggers = try store.database.textColumn(
+      "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+    #expect(triggers == ["samples_count_delete", "samples_count_insert", "samples_count_move"])
+    let columns = try store.database.textColumn("SELECT name FROM pragma_table_info('samples') ORDER BY cid")
+    #expect(
+      columns == [
+        "id", "shift_id", "capture_session", "fix_time_ms", "latitude_e7", "longitude_e7",
+        "horizontal_accuracy_cm", "speed_cm_s", "course_cdeg",
+      ])
+  }
+
+  @Test func theFileIsOpenedDurably() throws {
+    let file = try TemporaryStoreFile("durable")
+    let store = try file.open()
+    #expect(try store.database.scalarText("PRAGMA journal_mode") == "wal")
+    #expect(try store.database.scalarInt64("PRAGMA synchronous") == 2)
+    #expect(try store.database.scalarInt64("PRAGMA foreign_keys") == 1)
+  }
+
+  @Test func reopeningACurrentFileMigratesNothing() throws {
+    let file = try TemporaryStoreFile("reopen")
+    do {
+      let store = try file.open()
+      _ = try store.startShift(at: at(1_700_000_000))
+    }
+    let store = try file.open()
+    #expect(store.openReport.foundSchemaVersion == 1)
+    #expect(!store.openReport.wasMigrated)
+    #expect(store.openReport.messages.isEmpty)
+    #expect(try store.shifts().map(\.id) == [1])
+  }
+
+  @Test func aFileFromANewerVersionIsRefusedAndLeftByteIdentical() throws {
+    let file = try TemporaryStoreFile("newer")
+    do {
+      let store = try file.open()
+      let shift = try store.startShift(at: at(1_700_000_000))
+      try store.append(straightRoute(count: 5), toShift: shift.id)
+      try store.database.execute("PRAGMA user_version = 7")
+      try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
+    let namesBefore = try file.fileNames()
+
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 1)) {
+      _ = try file.open()
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
+    #expect(try file.fileNames() == namesBefore)
+    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 1).description
+    #expect(message.contains("schema version 7, newer than the 1"))
+    #expect(message.contains("left unchanged"))
+  }
+
+  @Test func theSchemaAllowsOnlyOneOpenShift() throws {
+    let file = try TemporaryStoreFile("single-open")
+    let store = try file.open()
+    _ = try store.startShift(at: at(1_700_000_000))
+    let error = #expect(throws: StoreError.self) {
+      try store.database.execute(
+        "INSERT INTO shifts (started_at_ms, maximum_sample_interval) VALUES (1700000100000, 120)")
+    }
+    guard case .constraint(let failure)? = error else {
+      Issue.record("expected a constraint failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.primaryResultCode == 19)
+    #expect(failure.message.contains("UNIQUE"))
+  }
+}
