@@ -39,3 +39,8 @@ func straightRoute(
 
 /// Seconds since 1970 as a Date.
 func at(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
+
+/// `samples` as the store reads them back.
+func storedForm(_ samples: [RouteSample]) throws -> [RouteSample] {
+  try samples.map { (sample) throws -> RouteSample in try SampleStore.storedForm(of: sample) }
+}

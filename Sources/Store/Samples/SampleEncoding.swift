@@ -50,6 +50,29 @@ struct EncodedSample {
     }
   }
 
+  init(
+    fixTimeMilliseconds: Int64, latitudeE7: Int64, longitudeE7: Int64,
+    horizontalAccuracyCentimetres: Int64, speedCentimetresPerSecond: Int64?, courseCentidegrees: Int64?
+  ) {
+    self.fixTimeMilliseconds = fixTimeMilliseconds
+    self.latitudeE7 = latitudeE7
+    self.longitudeE7 = longitudeE7
+    self.horizontalAccuracyCentimetres = horizontalAccuracyCentimetres
+    self.speedCentimetresPerSecond = speedCentimetresPerSecond
+    self.courseCentidegrees = courseCentidegrees
+  }
+
+  /// The sample these columns hold.
+  func routeSample(session: CaptureSessionID?) -> RouteSample {
+    RouteSample(
+      timestamp: Self.date(milliseconds: fixTimeMilliseconds),
+      coordinate: GeoCoordinate(latitude: Double(latitudeE7) / 1e7, longitude: Double(longitudeE7) / 1e7),
+      horizontalAccuracy: Double(horizontalAccuracyCentimetres) / 100,
+      speed: speedCentimetresPerSecond.map { Double($0) / 100 },
+      course: courseCentidegrees.map { Double($0) / 100 },
+      captureSessionID: session)
+  }
+
   static func date(milliseconds: Int64) -> Date {
     Date(timeIntervalSince1970: Double(milliseconds) / 1000)
   }

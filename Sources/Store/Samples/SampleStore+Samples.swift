@@ -120,12 +120,17 @@ extension SampleStore {
   func sample(from s: Statement) throws(StoreError) -> RouteSample {
     var session: CaptureSessionID?
     if let row = s.optionalInt64(1) { session = try captureSessionID(ofRow: row) }
-    return RouteSample(
-      timestamp: EncodedSample.date(milliseconds: s.int64(2)),
-      coordinate: GeoCoordinate(latitude: Double(s.int64(3)) / 1e7, longitude: Double(s.int64(4)) / 1e7),
-      horizontalAccuracy: Double(s.int64(5)) / 100,
-      speed: s.optionalInt64(6).map { Double($0) / 100 },
-      course: s.optionalInt64(7).map { Double($0) / 100 },
-      captureSessionID: session)
+    let columns = EncodedSample(
+      fixTimeMilliseconds: s.int64(2), latitudeE7: s.int64(3), longitudeE7: s.int64(4),
+      horizontalAccuracyCentimetres: s.int64(5), speedCentimetresPerSecond: s.optionalInt64(6),
+      courseCentidegrees: s.optionalInt64(7))
+    return columns.routeSample(session: session)
+  }
+
+  /// `sample` as the store will read it back: time to the millisecond, position to 1e-7
+  /// degree, accuracy and speed to the centimetre, course to a hundredth of a degree.
+  /// Throws what `append` would for a sample it cannot store.
+  public static func storedForm(of sample: RouteSample) throws(StoreError) -> RouteSample {
+    try EncodedSample(sample).routeSample(session: sample.captureSessionID)
   }
 }
