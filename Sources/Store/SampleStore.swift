@@ -36,7 +36,7 @@ public final class SampleStore {
       return try database.writeTransaction(operation, body)
     } catch {
       forgetCachedRows()
-      throw error
+      throw error.within(operation)
     }
   }
 

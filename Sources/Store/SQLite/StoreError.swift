@@ -80,6 +80,14 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The same error with `operation` named as the larger task it failed in, so the log says
+  /// "save 10 samples: run INSERT ..." rather than only the statement.
+  public func within(_ operation: String) -> StoreError {
+    guard var failure = sqliteFailure else { return self }
+    failure.operation = "\(operation): \(failure.operation)"
+    return .sqlite(code: failure.resultCode, message: failure.message, operation: failure.operation)
+  }
+
   /// Maps a SQLite result code to the case a caller acts on.
   public static func sqlite(code: Int32, message: String, operation: String) -> StoreError {
     let failure = SQLiteFailure(operation: operation, resultCode: code, message: message)
