@@ -30,17 +30,20 @@ public final class ActiveShiftRouteService {
       var current =
         measurement.flatMap { $0.shiftID == open.id ? $0 : nil }
         ?? ActiveRouteMeasurement(shiftID: open.id, maximumSampleInterval: open.maximumSampleInterval)
-      let tally = try store.rowTally(ofShift: open.id)
-      switch current.step(storeRowCount: tally.count, storeLastRowID: tally.lastRowID) {
+      let (count, lastRowID) = try store.rowTally(ofShift: open.id)
+      let rowAtLastRead = try current.lastRowRead.flatMap { (row) throws(StoreError) -> RouteSample? in
+        try store.storedSample(row: row.rowID, ofShift: open.id)
+      }
+      let tally = ActiveRouteMeasurement.StoreTally(
+        rowCount: count, lastRowID: lastRowID, rowAtLastRead: rowAtLastRead)
+      switch current.step(given: tally) {
       case .upToDate:
         break
       case .readRows(let after):
         current.extend(with: try store.storedSamples(ofShift: open.id, after: after))
-        // More rows read than the store holds: rows read earlier have gone and others took
-        // their place, which the count alone could not show.
-        if current.rowsRead != tally.count {
-          try measureAgain(&current, open.id)
-        }
+        // A different number of rows read than the store holds: rows read earlier have
+        // gone and others took their place, which the count alone could not show.
+        if current.rowsRead != count { try measureAgain(&current, open.id) }
       case .measureAgain:
         try measureAgain(&current, open.id)
       }

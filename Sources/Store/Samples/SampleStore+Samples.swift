@@ -45,6 +45,18 @@ extension SampleStore {
     }
   }
 
+  /// The sample in row `row` if it belongs to shift `shiftID`.
+  public func storedSample(row: Int64, ofShift shiftID: Int64) throws(StoreError) -> RouteSample? {
+    try database.withStatement(
+      "SELECT \(Self.sampleColumns) FROM samples WHERE id = ? AND shift_id = ?"
+    ) { (s) throws(StoreError) -> RouteSample? in
+      try s.bind(row, at: 1)
+      try s.bind(shiftID, at: 2)
+      guard try s.step() else { return nil }
+      return try sample(from: s)
+    }
+  }
+
   /// How many rows the store holds for the shift and the id of the last one, read together
   /// at a cost that does not grow with the shift (a kept count and one index search).
   public func rowTally(ofShift shiftID: Int64) throws(StoreError) -> (count: Int, lastRowID: Int64) {
