@@ -17,6 +17,7 @@ public final class SampleStore {
   /// they describe may have been rolled back.
   var sessionIDsByRow: [Int64: CaptureSessionID] = [:]
   var sessionRowsByID: [CaptureSessionID: Int64] = [:]
+  var lastSessionResolved: (row: Int64, id: CaptureSessionID)?
 
   /// Opens the store at `path`, creating it if needed. `now` names a damaged file moved
   /// aside. Throws `.newerSchema` (file untouched) for a file from a newer DashPilot.
@@ -28,6 +29,7 @@ public final class SampleStore {
   func forgetCachedRows() {
     sessionIDsByRow.removeAll()
     sessionRowsByID.removeAll()
+    lastSessionResolved = nil
   }
 
   /// A write transaction that forgets cached rows if it fails.

@@ -113,7 +113,12 @@ extension SampleStore {
   /// The identifier of session row `row`. A row that names no session (only a damaged file
   /// could hold one) stands for a session of its own, so continuity is never invented.
   func captureSessionID(ofRow row: Int64) throws(StoreError) -> CaptureSessionID {
-    if let cached = sessionIDsByRow[row] { return cached }
+    // Consecutive rows nearly always share their session: skip the hashing for them.
+    if let last = lastSessionResolved, last.row == row { return last.id }
+    if let cached = sessionIDsByRow[row] {
+      lastSessionResolved = (row, cached)
+      return cached
+    }
     let key = try database.withStatement("SELECT session_key FROM capture_sessions WHERE id = ?") {
       (s) throws(StoreError) -> String? in
       try s.bind(row, at: 1)

@@ -20,6 +20,7 @@ extension SampleStore {
   /// what an export writes (see `continuousSegments(ofShift:)` for where to break it).
   public func samples(ofShift shiftID: Int64) throws(StoreError) -> [RouteSample] {
     var result: [RouteSample] = []
+    result.reserveCapacity(try rowTally(ofShift: shiftID).count)
     try readRows(ofShift: shiftID, after: 0) { (_, sample) in result.append(sample) }
     return result
   }
@@ -88,18 +89,26 @@ extension SampleStore {
   func insertRows(
     _ rows: [EncodedSample], sessions: [CaptureSessionID?], shiftID: Int64
   ) throws(StoreError) -> [Int64] {
-    var ids: [Int64] = []
-    ids.reserveCapacity(rows.count)
+    // Sessions first: resolving one may run statements of its own.
+    var sessionRows: [Int64?] = []
+    sessionRows.reserveCapacity(rows.count)
     for (row, session) in zip(rows, sessions) {
-      var sessionRow: Int64?
-      if let session { sessionRow = try self.sessionRow(for: session, beginningAt: row.fixTimeMilliseconds) }
-      try database.withStatement(
-        """
-        INSERT INTO samples (shift_id, capture_session, fix_time_ms, latitude_e7, longitude_e7,
-          horizontal_accuracy_cm, speed_cm_s, course_cdeg)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """
-      ) { (s) throws(StoreError) in
+      if let session {
+        sessionRows.append(try sessionRow(for: session, beginningAt: row.fixTimeMilliseconds))
+      } else {
+        sessionRows.append(nil)
+      }
+    }
+    return try database.withStatement(
+      """
+      INSERT INTO samples (shift_id, capture_session, fix_time_ms, latitude_e7, longitude_e7,
+        horizontal_accuracy_cm, speed_cm_s, course_cdeg)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """
+    ) { (s) throws(StoreError) -> [Int64] in
+      var ids: [Int64] = []
+      ids.reserveCapacity(rows.count)
+      for (row, sessionRow) in zip(rows, sessionRows) {
         try s.bind(shiftID, at: 1)
         try s.bind(sessionRow, at: 2)
         try s.bind(row.fixTimeMilliseconds, at: 3)
@@ -109,10 +118,11 @@ extension SampleStore {
         try s.bind(row.speedCentimetresPerSecond, at: 7)
         try s.bind(row.courseCentidegrees, at: 8)
         try s.step()
+        s.reset()
+        ids.append(database.lastInsertRowID)
       }
-      ids.append(database.lastInsertRowID)
+      return ids
     }
-    return ids
   }
 
   /// Calls `body` with each row of the shift after `rowID`, in row order.
