@@ -20,24 +20,76 @@ enum StoreBench {
 
     try ingest(&report, directory: directory)
 
-    var updateMicroseconds: [Int: Double] = [:]
-    for (count, label) in [(1_000, "1k"), (100_000, "100k"), (1_000_000, "1m")] {
+    // Three shifts of different lengths, each in its own file, measured in alternation so
+    // that whatever else the machine is doing weighs on all three alike.
+    let sizes = [(1_000, "1k"), (100_000, "100k"), (1_000_000, "1m")]
+    var shifts: [LiveShift] = []
+    for (count, label) in sizes {
       let path = directory.appendingPathComponent("live-\(label).sqlite").path
       let store = try SampleStore(path: path)
       let shift = try store.startShift(at: Date(timeIntervalSince1970: StoreIngestPattern.firstFixTime))
       // Setup, not measured: the whole shift in one transaction.
       try store.append((0..<count).map(sample), toShift: shift.id)
-      updateMicroseconds[count] = try liveUpdate(&report, store: store, shiftID: shift.id, from: count, label: label)
-      if count == 1_000_000 {
-        try onePassAgainstScan(&report, store: store, shiftID: shift.id, label: label)
-        _ = try store.database.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
-        let pages = try store.database.scalarInt64("PRAGMA page_count") ?? 0
-        let pageSize = try store.database.scalarInt64("PRAGMA page_size") ?? 0
-        report.record("store_bytes_per_sample", Double(pages * pageSize) / Double(count + 1_000), "bytes")
-      }
+      let service = ActiveShiftRouteService(store: store)
+      let first = try report.seconds { _ = try service.status() }
+      report.record("store_live_first_status_\(label)", first * 1e3, "ms")
+      shifts.append(LiveShift(label: label, path: path, store: store, service: service, shiftID: shift.id, next: count))
     }
-    if let small = updateMicroseconds[1_000], let large = updateMicroseconds[1_000_000], small > 0 {
+    for _ in 0..<300 {
+      for live in shifts { try live.update() }
+    }
+    var updateMicroseconds: [String: Double] = [:]
+    for live in shifts {
+      guard try live.service.status()?.rowsMeasured == live.next else {
+        throw StoreError.invalidSetting("the live measurement of \(live.label) did not read every row")
+      }
+      let microseconds = median(live.timings) * 1e6
+      updateMicroseconds[live.label] = microseconds
+      report.record("store_live_update_\(live.label)", (microseconds * 10).rounded() / 10, "us")
+    }
+    if let small = updateMicroseconds["1k"], let large = updateMicroseconds["1m"], small > 0 {
       report.record("store_live_update_ratio_1m_1k", (large / small * 100).rounded() / 100, "ratio")
+    }
+
+    guard let largest = shifts.last else { return }
+    let rowCount = largest.next
+    try onePassAgainstScan(&report, store: largest.store, shiftID: largest.shiftID, label: largest.label)
+    _ = try largest.store.database.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+    let pages = try largest.store.database.scalarInt64("PRAGMA page_count") ?? 0
+    let pageSize = try largest.store.database.scalarInt64("PRAGMA page_size") ?? 0
+    report.record("store_bytes_per_sample", Double(pages * pageSize) / Double(rowCount), "bytes")
+    let path = largest.path
+    shifts.removeAll()  // closes the files
+    // What the daemon pays on start: header, quick_check, settings, migrations.
+    let open = try report.seconds { _ = try SampleStore(path: path) }
+    report.record("store_open_with_quick_check_1m", open * 1e3, "ms")
+  }
+
+  /// One shift being extended: a batch of five arrives, then the status query is timed.
+  final class LiveShift {
+    let label: String
+    let path: String
+    let store: SampleStore
+    let service: ActiveShiftRouteService
+    let shiftID: Int64
+    var next: Int
+    var timings: [Double] = []
+
+    init(label: String, path: String, store: SampleStore, service: ActiveShiftRouteService, shiftID: Int64, next: Int) {
+      self.label = label
+      self.path = path
+      self.store = store
+      self.service = service
+      self.shiftID = shiftID
+      self.next = next
+    }
+
+    func update() throws {
+      try store.append((next..<next + 5).map(StoreBench.sample), toShift: shiftID)
+      next += 5
+      let start = DispatchTime.now().uptimeNanoseconds
+      _ = try service.status()
+      timings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
   }
 
@@ -72,28 +124,6 @@ enum StoreBench {
     let pages = try store.database.scalarInt64("PRAGMA page_count") ?? 0
     let pageSize = try store.database.scalarInt64("PRAGMA page_size") ?? 0
     report.record("store_bytes_per_sample_batched", Double(pages * pageSize) / Double(count + 300), "bytes")
-  }
-
-  /// One batch of five arrives, then the status query: the median cost of the query.
-  static func liveUpdate(
-    _ report: inout BenchReport, store: SampleStore, shiftID: Int64, from count: Int, label: String
-  ) throws -> Double {
-    let service = ActiveShiftRouteService(store: store)
-    let first = try report.seconds { _ = try service.status() }
-    report.record("store_live_first_status_\(label)", first * 1e3, "ms")
-    var timings: [Double] = []
-    var next = count
-    for _ in 0..<200 {
-      try store.append((next..<next + 5).map(sample), toShift: shiftID)
-      next += 5
-      timings.append(try report.seconds { _ = try service.status() })
-    }
-    guard try service.status()?.rowsMeasured == next else {
-      throw StoreError.invalidSetting("the live measurement did not read every row")
-    }
-    let microseconds = median(timings) * 1e6
-    report.record("store_live_update_\(label)", (microseconds * 10).rounded() / 10, "us")
-    return microseconds
   }
 
   /// The shift's figure measured in one pass from its rows, against reading the same rows
