@@ -41,6 +41,20 @@ import TestSupport
     #expect(try store.rowTally(ofShift: shift.id) == (count: 3, lastRowID: 3))
   }
 
+  @Test func theStoredFormIsTheSampleAtTheStoresPrecision() throws {
+    let sample = RouteSample(
+      timestamp: at(1_700_000_000.0004), coordinate: GeoCoordinate(latitude: 51.123_456_78, longitude: -0.987_654_32),
+      horizontalAccuracy: 4.756, speed: 12.344, course: 359.999, captureSessionID: CaptureSessionID("a"))
+    let stored = try SampleStore.storedForm(of: sample)
+    #expect(stored.timestamp == at(1_700_000_000))
+    #expect(abs(stored.coordinate.latitude - 51.123_456_8) < 1e-12)
+    #expect(abs(stored.coordinate.longitude - -0.987_654_3) < 1e-12)
+    #expect(stored.horizontalAccuracy == 4.76)
+    #expect(stored.speed == 12.34)
+    #expect(stored.course == 0)  // 359.999 rounds to a full turn
+    #expect(stored.captureSessionID == CaptureSessionID("a"))
+  }
+
   @Test func anUnstorableSampleIsRefusedWithAReasonAndNothingIsWritten() throws {
     let file = try TemporaryStoreFile("invalid")
     let store = try file.open()

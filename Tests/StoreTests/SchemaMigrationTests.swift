@@ -31,6 +31,24 @@ import TestSupport
       ])
   }
 
+  @Test func theMigrationIsReportedForTheLog() throws {
+    let file = try TemporaryStoreFile("report")
+    let store = try file.open()
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 1"])
+  }
+
+  @Test func aDatabaseThatCannotBeCreatedGivesATypedError() throws {
+    let file = try TemporaryStoreFile("missing-dir")
+    let path = file.directory.appendingPathComponent("no/such/dir/dashpilot.sqlite").path
+    let error = #expect(throws: StoreError.self) { _ = try SampleStore(path: path) }
+    guard case .cannotWrite(let failure)? = error else {
+      Issue.record("expected cannotWrite, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.primaryResultCode == 14)  // SQLITE_CANTOPEN
+    #expect(failure.operation == "open \(path)")
+  }
+
   @Test func theFileIsOpenedDurably() throws {
     let file = try TemporaryStoreFile("durable")
     let store = try file.open()
