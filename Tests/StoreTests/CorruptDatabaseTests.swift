@@ -74,6 +74,13 @@ import TestSupport
     #expect(first == Data(repeating: 0x41, count: 4096))
   }
 
+  @Test func theKeptFileIsNamedForTheTimeEvenWithAnUnbelievableClock() {
+    #expect(DatabaseOpener.utcStamp(Self.openedAt) == "20270115T080000Z")
+    #expect(DatabaseOpener.utcStamp(Date(timeIntervalSince1970: 0.999)) == "19700101T000000Z")
+    #expect(DatabaseOpener.utcStamp(Date(timeIntervalSince1970: .nan)) == "19700101T000000Z")
+    #expect(DatabaseOpener.utcStamp(Date(timeIntervalSince1970: 1e300)) == "99991231T235959Z")
+  }
+
   @Test func resultCodesMapToTheCasesCaptureActsOn() {
     func kind(_ code: Int32) -> String {
       switch StoreError.sqlite(code: code, message: "m", operation: "op") {

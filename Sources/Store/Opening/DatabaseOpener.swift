@@ -108,7 +108,9 @@ enum DatabaseOpener {
 
   /// 20261129T213300Z, formatted by hand so the daemon never loads locale data for it.
   static func utcStamp(_ date: Date) -> String {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    // A clock that cannot be believed still names the file (year 0001 to 9999 only).
+    let raw = date.timeIntervalSince1970
+    var seconds = time_t(raw.isFinite ? min(max(raw, -62_135_596_800), 253_402_300_799).rounded(.down) : 0)
     var parts = tm()
     gmtime_r(&seconds, &parts)
     func pad(_ value: Int32, _ width: Int) -> String {
