@@ -25,8 +25,10 @@ import TestSupport
     let batch = SampleBatch(store: store, shiftID: shift.id)
     let route = straightRoute(count: 4)
     let t = at(1_800_000_000)
+    #expect(try batch.lastSample() == nil)
     #expect(try batch.append(route[0], at: t) == 0)
     #expect(try batch.append(route[1], at: t + 0.5) == 0)
+    #expect(try batch.lastSample() == route[1])
     #expect(try store.samples(ofShift: shift.id).isEmpty)
     #expect(try batch.flushIfDue(at: t + 0.9) == 0)
     #expect(try batch.flushIfDue(at: t + 1.0) == 2)
@@ -83,6 +85,8 @@ import TestSupport
     #expect(failure?.error == .shiftAlreadyEnded(ended.shift))
     #expect(failure?.unsaved == [route[2], route[3]])
     #expect(batch.pending.isEmpty)
+    // The filter resumes from what was really kept.
+    #expect(try batch.lastSample() == (try SampleStore.storedForm(of: route[1])))
     #expect(try store.samples(ofShift: shift.id) == storedForm([route[0], route[1]]))
   }
 }

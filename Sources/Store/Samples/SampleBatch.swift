@@ -49,6 +49,13 @@ public final class SampleBatch {
     return try flushIfDue(at: now)
   }
 
+  /// The last sample kept for the shift, pending or stored: what the filter judges the next
+  /// fix against. After a failed write nothing is pending, so it is the store's last row.
+  public func lastSample() throws(StoreError) -> RouteSample? {
+    if let last = pending.last { return last }
+    return try store.lastSample(ofShift: shiftID)
+  }
+
   /// Writes the pending samples if the policy says they are due at `now`.
   @discardableResult
   public func flushIfDue(at now: Date) throws(SampleBatchFailure) -> Int {
