@@ -92,6 +92,23 @@ import TestSupport
     #expect(message.contains("left unchanged"))
   }
 
+  @Test func aNewerVersionStillInTheLogIsRefusedToo() throws {
+    let file = try TemporaryStoreFile("newer-in-log")
+    do { _ = try file.open() }
+    // A newer DashPilot still running: its version bump sits in the log, not yet in the file.
+    let newer = try Database(path: file.path)
+    try newer.execute("PRAGMA wal_autocheckpoint = 0")
+    try newer.execute("PRAGMA user_version = 3")
+    let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
+    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 1))
+
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 3, supported: 1)) {
+      _ = try file.open()
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
+    #expect(try newer.scalarInt64("PRAGMA user_version") == 3)
+  }
+
   @Test func theSchemaAllowsOnlyOneOpenShift() throws {
     let file = try TemporaryStoreFile("single-open")
     let store = try file.open()
