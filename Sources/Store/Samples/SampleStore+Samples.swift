@@ -18,9 +18,11 @@ extension SampleStore {
 
   /// The shift's samples in the order they were stored, each with its capture session:
   /// what an export writes (see `continuousSegments(ofShift:)` for where to break it).
+  /// `.shiftNotFound` for a shift that does not exist.
   public func samples(ofShift shiftID: Int64) throws(StoreError) -> [RouteSample] {
     var result: [RouteSample] = []
-    result.reserveCapacity(try rowTally(ofShift: shiftID).count)
+    // The kept count only sizes the array: a damaged count must not ask for absurd memory.
+    result.reserveCapacity(min(max(0, try rowTally(ofShift: shiftID).count), 4_000_000))
     try readRows(ofShift: shiftID, after: 0) { (_, sample) in result.append(sample) }
     return result
   }
