@@ -10,7 +10,7 @@ import Foundation
 public final class SampleStore {
   public let database: Database
   /// What happened on open (created, migrated, or a damaged file moved aside), for the log.
-  public let openReport: StoreOpenReport
+  public private(set) var openReport: StoreOpenReport
 
   /// Capture sessions by row id and by identifier: a shift has a handful, read with every
   /// sample, so they are resolved in memory. Cleared whenever a write fails, since the rows
@@ -23,6 +23,26 @@ public final class SampleStore {
   /// aside. Throws `.newerSchema` (file untouched) for a file from a newer DashPilot.
   public init(path: String, now: Date = Date()) throws(StoreError) {
     (database, openReport) = try DatabaseOpener.open(path: path, now: now)
+    // Not fatal: with a wrong count the live figure is only measured from scratch more
+    // often, and a store that cannot write can still answer for its history.
+    do {
+      try recountOpenShift()
+    } catch {
+      openReport.problems.append("the open shift's row count could not be checked: \(error)")
+    }
+  }
+
+  /// The live figure trusts the open shift's kept row count; it is checked against the
+  /// rows once on open (one index scan) and put right if anything ever changed it.
+  func recountOpenShift() throws(StoreError) {
+    try write("recount the open shift's rows") { () throws(StoreError) in
+      try database.execute(
+        """
+        UPDATE shifts SET sample_count = (SELECT count(*) FROM samples WHERE shift_id = shifts.id)
+        WHERE ended_at_ms IS NULL
+          AND sample_count IS NOT (SELECT count(*) FROM samples WHERE shift_id = shifts.id)
+        """)
+    }
   }
 
   /// Forgets cached session rows after a failed write.

@@ -105,6 +105,19 @@ import TestSupport
     #expect(try store.rowTally(ofShift: second.id).count == 5)
   }
 
+  @Test func theOpenShiftsCountIsPutRightOnOpen() throws {
+    let file = try TemporaryStoreFile("recount")
+    do {
+      let store = try file.open()
+      let shift = try store.startShift(at: at(1_700_000_000))
+      try store.append(straightRoute(count: 12), toShift: shift.id)
+      try store.database.execute("UPDATE shifts SET sample_count = 99")
+      #expect(try store.rowTally(ofShift: shift.id).count == 99)
+    }
+    let store = try file.open()
+    #expect(try store.rowTally(ofShift: 1).count == 12)
+  }
+
   @Test func queriesForAShiftsRowsUseItsIndex() throws {
     let file = try TemporaryStoreFile("plan")
     let store = try file.open()

@@ -21,6 +21,8 @@ public struct StoreOpenReport: Sendable, Hashable {
   public var schemaVersion: Int32
   /// Set when the file found was damaged and a fresh one was started in its place.
   public var movedAside: MovedAside?
+  /// Anything else worth a line in the log that did not stop the store from opening.
+  public var problems: [String] = []
 
   public var wasMigrated: Bool { foundSchemaVersion != schemaVersion }
 
@@ -36,6 +38,6 @@ public struct StoreOpenReport: Sendable, Hashable {
     if wasMigrated {
       lines.append("database \(path) migrated from schema \(foundSchemaVersion) to \(schemaVersion)")
     }
-    return lines
+    return lines + problems
   }
 }
