@@ -21,8 +21,13 @@ public final class SampleStore {
 
   /// Opens the store at `path`, creating it if needed. `now` names a damaged file moved
   /// aside. Throws `.newerSchema` (file untouched) for a file from a newer DashPilot.
-  public init(path: String, now: Date = Date()) throws(StoreError) {
-    (database, openReport) = try DatabaseOpener.open(path: path, now: now)
+  public convenience init(path: String, now: Date = Date()) throws(StoreError) {
+    try self.init(path: path, now: now, vfs: nil)
+  }
+
+  /// `vfs` names a registered SQLite VFS; tests use one that injects I/O errors.
+  init(path: String, now: Date, vfs: String?) throws(StoreError) {
+    (database, openReport) = try DatabaseOpener.open(path: path, now: now, vfs: vfs)
     // Not fatal: with a wrong count the live figure is only measured from scratch more
     // often, and a store that cannot write can still answer for its history.
     do {

@@ -6,15 +6,15 @@ import Glibc
 /// then a quick integrity check; a damaged file is moved aside with its -wal and -shm and a
 /// fresh one started; then WAL with synchronous=FULL, and the migrations.
 enum DatabaseOpener {
-  static func open(path: String, now: Date) throws(StoreError) -> (Database, StoreOpenReport) {
+  static func open(path: String, now: Date, vfs: String?) throws(StoreError) -> (Database, StoreOpenReport) {
     do {
-      let (database, found) = try openChecked(path: path)
+      let (database, found) = try openChecked(path: path, vfs: vfs)
       return (database, StoreOpenReport(
         path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion, movedAside: nil))
     } catch .corrupt(let failure) {
       let reason = failure.operation == quickCheckOperation ? failure.message : failure.description
       let files = try moveAside(path: path, now: now)
-      let (database, found) = try openChecked(path: path)
+      let (database, found) = try openChecked(path: path, vfs: vfs)
       return (database, StoreOpenReport(
         path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion,
         movedAside: .init(reason: reason, files: files)))
@@ -24,9 +24,9 @@ enum DatabaseOpener {
   static let quickCheckOperation = "PRAGMA quick_check"
 
   /// Opens, checks and migrates; throws `.corrupt` for a file that must be moved aside.
-  private static func openChecked(path: String) throws(StoreError) -> (Database, Int32) {
-    let found = try inspect(path: path)
-    let database = try Database(path: path)
+  private static func openChecked(path: String, vfs: String?) throws(StoreError) -> (Database, Int32) {
+    let found = try inspect(path: path, vfs: vfs)
+    let database = try Database(path: path, readOnly: false, vfs: vfs)
     try applyDurabilitySettings(database)
     _ = try Schema.migrate(database)
     return (database, found)
@@ -37,7 +37,7 @@ enum DatabaseOpener {
   /// a read-only connection checks the rest, so a damaged file is kept exactly as found (a
   /// writable connection would checkpoint its log into it and delete the log on close).
   /// Returns the file's schema version (0 when there is no file yet).
-  private static func inspect(path: String) throws(StoreError) -> Int32 {
+  private static func inspect(path: String, vfs: String?) throws(StoreError) -> Int32 {
     guard access(path, F_OK) == 0 else { return 0 }
     switch try DatabaseHeader.read(path: path) {
     case .empty:
@@ -51,7 +51,7 @@ enum DatabaseOpener {
         throw .newerSchema(path: path, found: userVersion, supported: Schema.latestVersion)
       }
     }
-    let database = try Database(path: path, readOnly: true)
+    let database = try Database(path: path, readOnly: true, vfs: vfs)
     // The log may hold a newer header than the file.
     let found = try Schema.userVersion(database)
     guard found <= Schema.latestVersion else {

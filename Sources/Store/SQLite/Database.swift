@@ -8,11 +8,17 @@ public final class Database {
   private var statements: [String: Statement] = [:]
 
   /// Opens (creating if needed) the file at `path`.
-  public init(path: String, readOnly: Bool = false) throws(StoreError) {
+  public convenience init(path: String, readOnly: Bool = false) throws(StoreError) {
+    try self.init(path: path, readOnly: readOnly, vfs: nil)
+  }
+
+  /// `vfs` names a registered SQLite VFS (nil: the default); tests use one that injects
+  /// I/O errors into the real file system.
+  init(path: String, readOnly: Bool, vfs: String?) throws(StoreError) {
     var db: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
-    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    let rc = sqlite3_open_v2(path, &db, flags, vfs)
     guard rc == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
       let code = db.map { sqlite3_extended_errcode($0) } ?? rc
