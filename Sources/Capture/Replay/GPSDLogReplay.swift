@@ -110,7 +110,7 @@ public struct GPSDLogReplay {
 
   /// Replays the file at `url`.
   public static func replay(contentsOf url: URL, options: Options = Options()) throws -> ReplayResult {
-    let data = try Data(contentsOf: url)
+    let data = try Data(contentsOf: url, options: .mappedIfSafe)
     var replay = GPSDLogReplay(options: options)
     replay.feed(contents: data)
     return replay.finish()

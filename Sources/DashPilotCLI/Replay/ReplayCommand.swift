@@ -48,7 +48,7 @@ public enum ReplayCommand {
       print(usage)
       return 0
     case let .usageError(message):
-      printError("dashpilotctl replay: \(message)\n\(usage)")
+      printError("dashpilotctl replay: \(message)\nRun 'dashpilotctl replay --help' for usage.")
       return 2
     case let .run(options):
       if options.route != nil {
@@ -57,6 +57,11 @@ public enum ReplayCommand {
         return 2
       }
       let url = URL(fileURLWithPath: options.file)
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        printError("dashpilotctl replay: \(options.file) is a directory, not a gpsd JSON log")
+        return 1
+      }
       let result: ReplayResult
       do {
         result = try GPSDLogReplay.replay(
@@ -142,8 +147,12 @@ public enum ReplayCommand {
 
   static func describe(_ error: Error) -> String {
     let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
-      return "no such file"
+    if nsError.domain == NSCocoaErrorDomain {
+      switch nsError.code {
+      case NSFileReadNoSuchFileError: return "no such file"
+      case NSFileReadNoPermissionError: return "permission denied"
+      default: break
+      }
     }
     return nsError.localizedDescription
   }
