@@ -73,14 +73,21 @@ public struct GPSDLogReplay {
     _ = service.receive(report, arrival: arrival)
   }
 
-  /// Feeds a whole log held in memory, split on newlines (CR LF too).
-  public mutating func feed(contents data: Data) {
+  /// Feeds a whole log held in memory, split on newlines (CR LF too). `progress`, when
+  /// given, is told the fraction read after every megabyte, for a progress line on a TTY.
+  public mutating func feed(contents data: Data, progress: ((Double) -> Void)? = nil) {
     data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
       let bytes = raw.bindMemory(to: UInt8.self)
       var start = 0
       var index = 0
       let count = bytes.count
+      let step = 1 << 20
+      var nextReport = step
       while index <= count {
+        if let progress, index >= nextReport {
+          progress(Double(index) / Double(count))
+          nextReport += step
+        }
         if index == count || bytes[index] == 10 {
           var end = index
           if end > start, bytes[end - 1] == 13 { end -= 1 }
@@ -109,10 +116,12 @@ public struct GPSDLogReplay {
   public static func parseInstant(_ text: String) -> Date? { GPSDTime.parse(text) }
 
   /// Replays the file at `url`.
-  public static func replay(contentsOf url: URL, options: Options = Options()) throws -> ReplayResult {
+  public static func replay(
+    contentsOf url: URL, options: Options = Options(), progress: ((Double) -> Void)? = nil
+  ) throws -> ReplayResult {
     let data = try Data(contentsOf: url, options: .mappedIfSafe)
     var replay = GPSDLogReplay(options: options)
-    replay.feed(contents: data)
+    replay.feed(contents: data, progress: progress)
     return replay.finish()
   }
 }

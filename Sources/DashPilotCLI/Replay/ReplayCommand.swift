@@ -64,9 +64,12 @@ public enum ReplayCommand {
       }
       let result: ReplayResult
       do {
+        let showsProgress = isatty(STDERR_FILENO) == 1
         result = try GPSDLogReplay.replay(
-          contentsOf: url,
-          options: GPSDLogReplay.Options(window: options.window))
+          contentsOf: url, options: GPSDLogReplay.Options(window: options.window),
+          progress: showsProgress
+            ? { fraction in printProgress("replaying \(options.file): \(Int(fraction * 100)) %") } : nil)
+        if showsProgress { printProgress("") }
       } catch {
         printError("dashpilotctl replay: cannot read \(options.file): \(describe(error))")
         return 1
@@ -155,6 +158,11 @@ public enum ReplayCommand {
       }
     }
     return nsError.localizedDescription
+  }
+
+  /// Rewrites the progress line on the terminal (an empty text clears it).
+  static func printProgress(_ text: String) {
+    FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
   }
 
   static func printError(_ text: String) {
