@@ -1,7 +1,6 @@
 import Capture
 import DashPilotCore
 import Foundation
-import Guidance
 
 /// `dashpilotctl replay FILE [--route FILE] [--mode driving|walking] [--window START,END]
 /// [--units miles|kilometres] [--json]`: the capture pipeline run offline over a gpsd JSON
@@ -25,25 +24,10 @@ public enum ReplayCommand {
       -h, --help            Show this help.
     """
 
-  struct Options {
-    var file: String
-    var route: String?
-    var mode: TravelMode = .driving
-    var window: DateInterval?
-    var unit: DistanceUnit = .miles
-    var json = false
-  }
-
-  enum Parsed {
-    case run(Options)
-    case help
-    case usageError(String)
-  }
-
   /// Runs the command with the arguments after the word `replay`; returns the exit status
   /// (0 done, 1 the file could not be read, 2 usage).
   public static func run(arguments: [String]) -> Int32 {
-    switch parse(arguments) {
+    switch ReplayArguments.parse(arguments) {
     case .help:
       print(usage)
       return 0
@@ -78,74 +62,6 @@ public enum ReplayCommand {
       print(options.json ? report.json : report.text)
       return 0
     }
-  }
-
-  static func parse(_ arguments: [String]) -> Parsed {
-    var file: String?
-    var options = Options(file: "")
-    var index = 0
-    func value(for flag: String) -> String? {
-      index += 1
-      return index < arguments.count ? arguments[index] : nil
-    }
-    while index < arguments.count {
-      let argument = arguments[index]
-      switch argument {
-      case "-h", "--help": return .help
-      case "--json": options.json = true
-      case "--route":
-        guard let path = value(for: argument) else { return .usageError("--route needs a FILE") }
-        options.route = path
-      case "--mode":
-        guard let text = value(for: argument), let mode = TravelMode(rawValue: text) else {
-          return .usageError("--mode must be driving or walking")
-        }
-        options.mode = mode
-      case "--units":
-        guard let text = value(for: argument), let unit = DistanceUnit(name: text) else {
-          return .usageError("--units must be miles or kilometres")
-        }
-        options.unit = unit
-      case "--window":
-        guard let text = value(for: argument) else { return .usageError("--window needs START,END") }
-        switch parseWindow(text) {
-        case let .success(window): options.window = window
-        case let .failure(message): return .usageError(message.text)
-        }
-      default:
-        if argument.hasPrefix("-"), argument != "-" {
-          return .usageError("unknown option '\(argument)'")
-        }
-        guard file == nil else { return .usageError("only one FILE may be given (also got '\(argument)')") }
-        file = argument
-      }
-      index += 1
-    }
-    guard let file else { return .usageError("a FILE (gpsd JSON log) is required") }
-    options.file = file
-    return .run(options)
-  }
-
-  struct Message: Error { var text: String }
-
-  static func parseWindow(_ text: String) -> Result<DateInterval, Message> {
-    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-    guard parts.count == 2 else {
-      return .failure(Message(text: "--window must be START,END (got '\(text)')"))
-    }
-    guard let start = parseInstant(String(parts[0])) else {
-      return .failure(Message(text: "--window start '\(parts[0])' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"))
-    }
-    guard let end = parseInstant(String(parts[1])) else {
-      return .failure(Message(text: "--window end '\(parts[1])' is not an ISO-8601 UTC time such as 2024-05-01T17:00:00Z"))
-    }
-    guard end >= start else { return .failure(Message(text: "--window ends before it starts")) }
-    return .success(DateInterval(start: start, end: end))
-  }
-
-  /// ISO-8601 UTC, with or without fractional seconds.
-  static func parseInstant(_ text: String) -> Date? {
-    GPSDLogReplay.parseInstant(text.trimmingCharacters(in: .whitespaces))
   }
 
   static func describe(_ error: Error) -> String {
