@@ -122,6 +122,16 @@ import Testing
     let receiver = try GPSDPseudoReceiver(nmea: drive.nmea, secondsPerLine: 0.01)
     defer { receiver.stop() }
     try receiver.startGPSD()
+    // gpspipe -w records what gpsd says, as a driver's log would: one run per gpsd.
+    let logDirectory = try TestPaths.temporaryDirectory("restart-log")
+    defer { try? FileManager.default.removeItem(at: logDirectory) }
+    let log = logDirectory.appendingPathComponent("gpspipe.json")
+    let gpspipe = { () throws -> GPSDChildProcess in
+      try GPSDChildProcess(
+        executable: "/usr/bin/gpspipe", arguments: ["-w", "127.0.0.1:\(receiver.port)"], outputPath: log.path)
+    }
+    let firstPipe = try gpspipe()
+    defer { firstPipe.killGroup() }
     let recording = Recording()
     let source = recording.source(
       port: receiver.port, backoff: ReconnectBackoff(initialDelay: 0.1, maximumDelay: 1, jitterFraction: 0.2))
@@ -135,6 +145,8 @@ import Testing
     receiver.killGPSD()
     #expect(recording.events.wait(timeout: 15) { disconnections($0) >= 1 })
     try receiver.startGPSD()
+    let secondPipe = try gpspipe()
+    defer { secondPipe.killGroup() }
     #expect(recording.events.wait(timeout: 15) { versions($0) == 2 })
     // The last fix of the drive reaches the restarted gpsd and us.
     let lastFix = Date(timeIntervalSince1970: 1_717_228_800 + Double(drive.durationSeconds - 1))
@@ -165,5 +177,15 @@ import Testing
     #expect(distance.isPartial)
     #expect(distance.metres < drive.metres)
     #expect(distance.metres > drive.metres * 0.5)
+
+    // Replayed, the recorded log shows the same gap: two gpsd runs, two sessions.
+    secondPipe.killGroup()
+    firstPipe.killGroup()
+    let replayed = try GPSDLogReplay.replay(contentsOf: log)
+    #expect(replayed.captureSessions == 2)
+    #expect(replayed.distance.segments == 2)
+    #expect(replayed.distance.gaps == 1)
+    #expect(replayed.distance.isPartial)
+    #expect(replayed.distance.metres < drive.metres)
   }
 }
