@@ -96,6 +96,11 @@ struct CaptureServiceTests {
     #expect(distance.segments == 2)
     #expect(abs(distance.metres - 20) < 1e-6)
     #expect(sink.sessions.map(\.end) == [.connectionLost("gpsd closed the connection"), nil])
+    // On the receiver's clock: from the first fix to the last fix with a position.
+    #expect(sink.sessions[0].startedAt == Date(timeIntervalSince1970: Self.epoch))
+    #expect(sink.sessions[0].endedAt == Date(timeIntervalSince1970: Self.epoch + 1))
+    #expect(sink.sessions[1].startedAt == Date(timeIntervalSince1970: Self.epoch + 5))
+    #expect(sink.sessions[1].endedAt == nil)
   }
 
   @Test func aNewGPSDEndsTheSession() throws {
@@ -165,6 +170,20 @@ struct CaptureServiceTests {
     #expect(resumed.first == .sessionStarted(CaptureSessionID("session-2"), .fixesStarted(device: "/dev/ttyUSB0")))
     #expect(sink.samples.count == 3)
     #expect(RouteMileageCalculator().distance(of: sink.samples).gaps == 1)
+  }
+
+  @Test func aBatchFlushThatFailsLaterEndsTheSessionToo() throws {
+    let sink = InMemorySampleSink()
+    var service = Self.service(sink)
+    try service.startCapture()
+    _ = Self.feed(&service, [Self.version, Self.tpv(0), Self.tpv(1, north: 10)])
+    let events = service.saveFailed(reason: "disk full")
+    #expect(events == [.saveFailed("disk full"), .sessionEnded(CaptureSessionID("session-1"), .saveFailed("disk full"))])
+    #expect(service.statistics.saveFailures == 1)
+    #expect(sink.sessions.first?.end == .saveFailed("disk full"))
+    #expect(sink.sessions.first?.endedAt == Date(timeIntervalSince1970: Self.epoch + 1))
+    // With no session open, it is still counted, and ends nothing.
+    #expect(service.saveFailed(reason: "disk full") == [.saveFailed("disk full")])
   }
 
   @Test func startingAShiftJudgesFromTheStoredLastSample() throws {

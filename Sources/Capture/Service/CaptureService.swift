@@ -20,6 +20,8 @@ public struct CaptureService {
   public private(set) var filter: RouteSampleFilter
   public private(set) var ageEstimator: FixAgeEstimator
 
+  /// The time of the last fix with a position in the current session (receiver's clock).
+  private var lastFixTime: Date?
   private let sink: any SampleSink
   private let makeSessionID: () -> CaptureSessionID
 
@@ -131,11 +133,13 @@ public struct CaptureService {
     if session == nil, tpv.hasPosition {
       let id = makeSessionID()
       session = id
+      lastFixTime = nil
       statistics.sessionsStarted += 1
       let reason = SessionStartReason.fixesStarted(device: devicePath)
-      sink.captureSessionStarted(id, reason: reason)
+      sink.captureSessionStarted(id, reason: reason, at: tpv.time)
       events.append(.sessionStarted(id, reason))
     }
+    if tpv.hasPosition, let time = tpv.time { lastFixTime = time }
     let age = tpv.time.flatMap {
       ageEstimator.age(ofFixAt: $0, arrival: arrival, synchronisedWallClock: wallClock)
     }
@@ -149,20 +153,26 @@ public struct CaptureService {
         statistics.accepted += 1
         events.append(.accepted(sample))
       } catch {
-        statistics.saveFailures += 1
-        let detail = String(describing: error)
-        events.append(.saveFailed(detail))
-        endSession(.saveFailed(detail), into: &events)
-        // Judge the next fix against what was really kept, not the sample that was lost.
-        filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
+        events += saveFailed(reason: String(describing: error))
       }
     }
+  }
+
+  /// A save failed: the session ends, and the filter judges from what the sink really
+  /// kept, not from samples that were lost. `save(_:)` failing calls this; a store that
+  /// writes in batches calls it too when a later flush (a timer, not a fix) fails.
+  public mutating func saveFailed(reason: String) -> [CaptureEvent] {
+    var events: [CaptureEvent] = [.saveFailed(reason)]
+    statistics.saveFailures += 1
+    endSession(.saveFailed(reason), into: &events)
+    filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
+    return events
   }
 
   private mutating func endSession(_ reason: SessionEndReason, into events: inout [CaptureEvent]) {
     guard let id = session else { return }
     session = nil
-    sink.captureSessionEnded(id, reason: reason)
+    sink.captureSessionEnded(id, reason: reason, at: lastFixTime)
     events.append(.sessionEnded(id, reason))
   }
 }

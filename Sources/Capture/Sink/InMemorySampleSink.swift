@@ -1,4 +1,5 @@
 import DashPilotCore
+import Foundation
 
 /// Keeps samples in memory: replay's store, and the tests'. `failSave` lets a caller make a
 /// save fail, the one way to reach "a sample that could not be saved" without a disk.
@@ -9,8 +10,18 @@ public final class InMemorySampleSink: SampleSink {
   }
 
   public private(set) var samples: [RouteSample] = []
-  /// Sessions in the order they started, with the reason each ended (nil while open).
-  public private(set) var sessions: [(id: CaptureSessionID, start: SessionStartReason, end: SessionEndReason?)] = []
+  /// A session as the sink was told of it.
+  public struct Session: Hashable, Sendable {
+    public var id: CaptureSessionID
+    public var start: SessionStartReason
+    public var startedAt: Date?
+    /// Nil while it is open.
+    public var end: SessionEndReason?
+    public var endedAt: Date?
+  }
+
+  /// Sessions in the order they started.
+  public private(set) var sessions: [Session] = []
   /// Asked before each save; returning true makes that save throw.
   public var failSave: (RouteSample) -> Bool = { _ in false }
 
@@ -23,11 +34,13 @@ public final class InMemorySampleSink: SampleSink {
 
   public func lastRetainedSample() -> RouteSample? { samples.last }
 
-  public func captureSessionStarted(_ session: CaptureSessionID, reason: SessionStartReason) {
-    sessions.append((session, reason, nil))
+  public func captureSessionStarted(_ session: CaptureSessionID, reason: SessionStartReason, at: Date?) {
+    sessions.append(Session(id: session, start: reason, startedAt: at, end: nil, endedAt: nil))
   }
 
-  public func captureSessionEnded(_ session: CaptureSessionID, reason: SessionEndReason) {
-    if let index = sessions.lastIndex(where: { $0.id == session }) { sessions[index].end = reason }
+  public func captureSessionEnded(_ session: CaptureSessionID, reason: SessionEndReason, at: Date?) {
+    guard let index = sessions.lastIndex(where: { $0.id == session }) else { return }
+    sessions[index].end = reason
+    sessions[index].endedAt = at
   }
 }

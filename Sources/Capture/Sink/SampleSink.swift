@@ -1,4 +1,5 @@
 import DashPilotCore
+import Foundation
 
 /// Where `CaptureService` keeps accepted samples: the seam the SQLite store plugs into.
 /// Calls come from the one thread that owns the service.
@@ -9,12 +10,15 @@ public protocol SampleSink: AnyObject {
   /// The last sample kept for the open shift, so the filter judges the next fix against
   /// what was really kept (at shift start and after a failed save); nil for none.
   func lastRetainedSample() throws -> RouteSample?
-  /// Told when a capture session starts and ends, after the service has decided it.
-  func captureSessionStarted(_ session: CaptureSessionID, reason: SessionStartReason)
-  func captureSessionEnded(_ session: CaptureSessionID, reason: SessionEndReason)
+  /// Told when a capture session starts and ends, after the service has decided it. `at`
+  /// is on the receiver's clock: the time of the fix that started the session, and of the
+  /// last fix with a position seen in it (nil if none had a time). The wall clock of a box
+  /// without an RTC may be years off; the receiver's is what the samples carry.
+  func captureSessionStarted(_ session: CaptureSessionID, reason: SessionStartReason, at: Date?)
+  func captureSessionEnded(_ session: CaptureSessionID, reason: SessionEndReason, at: Date?)
 }
 
 extension SampleSink {
-  public func captureSessionStarted(_ session: CaptureSessionID, reason: SessionStartReason) {}
-  public func captureSessionEnded(_ session: CaptureSessionID, reason: SessionEndReason) {}
+  public func captureSessionStarted(_ session: CaptureSessionID, reason: SessionStartReason, at: Date?) {}
+  public func captureSessionEnded(_ session: CaptureSessionID, reason: SessionEndReason, at: Date?) {}
 }
