@@ -10,6 +10,20 @@ import GPSD
 ///
 /// A value owned by one thread (the daemon's state owner, or replay): no locks. Every call
 /// returns what it did as `CaptureEvent`s, which the caller logs.
+///
+/// In the daemon, the gpsd source reads on its own thread and the state owner handles each
+/// event in order:
+///
+///     let source = GPSDSource(endpoint: endpoint) { event in
+///       stateQueue.async {
+///         let clock = WallClockSynchronisation.isSynchronised() ? Date() : nil
+///         for outcome in capture.handle(event, synchronisedWallClock: clock) { log(outcome) }
+///       }
+///     }
+///     try capture.startCapture()          // shift started (or open at daemon start)
+///     source.start()
+///     ...
+///     capture.stopCapture(reason: "shift ended")   // or "daemon stopping"
 public struct CaptureService {
   public private(set) var session: CaptureSessionID?
   /// Whether fixes are being captured (a shift is open, or a replay runs).
