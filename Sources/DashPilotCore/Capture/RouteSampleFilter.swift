@@ -38,12 +38,18 @@ public struct RouteSampleFilter: Sendable {
     public var maximumImpliedSpeed: Double = 70
     /// Movement under this from the last retained sample is negligible.
     public var minimumMovement: Double = 5
-    /// A receiver reporting less than this speed (m/s) is treated as standing still ...
-    public var stationarySpeed: Double = 1.0
-    /// ... and its movement is negligible while it stays within this fraction of its own
-    /// error estimate of the last retained sample: a parked receiver's position wanders by
-    /// more than `minimumMovement`, and that wander is not driving.
-    public var stationaryErrorFraction: Double = 1.0
+    /// A receiver reporting less than this speed (m/s), or, when it reports none, whose
+    /// implied speed since the last retained sample is less than this, is treated as
+    /// standing still ... Parked real receivers report speed noise of 1-1.7 m/s
+    /// (haicom-305N, navisys-gr701w in gpsd's regression logs), hence 2 m/s.
+    public var stationarySpeed: Double = 2.0
+    /// ... and its movement is negligible while it stays within this multiple of the larger
+    /// of its own error estimate and the last retained sample's: a parked receiver's
+    /// position wanders by more than `minimumMovement`, and that wander is not driving. Two
+    /// fixes each within their 95 % radius r of the truth can be up to 2r apart, hence 2.
+    /// Holding a moving vehicle costs almost nothing: the next kept sample is measured
+    /// from the last kept one, so only the bends of the held stretch are cut.
+    public var stationaryErrorFraction: Double = 2.0
     /// Beyond this silence since the last retained sample the speed rule does not apply:
     /// the measurement sees a gap there anyway, so the rule must not lock capture out.
     public var maximumSampleInterval: TimeInterval = 120
@@ -101,7 +107,8 @@ public struct RouteSampleFilter: Sendable {
 
     let distance = GeographicDistance.metres(from: last.coordinate, to: candidate.coordinate)
     let interval = time.timeIntervalSince(last.timestamp)
-    let continuous = last.captureSessionID == session && interval <= configuration.maximumSampleInterval
+    let sameSession = last.captureSessionID == session
+    let continuous = sameSession && interval <= configuration.maximumSampleInterval
 
     if continuous, distance / interval > configuration.maximumImpliedSpeed {
       if trustsStreak(ending: candidate) { return accept(candidate) }
@@ -109,13 +116,26 @@ public struct RouteSampleFilter: Sendable {
     }
     implausibleStreak = []
 
+    // The first fix of a new session is kept wherever it is: it anchors the session, and
+    // the measurement sees a gap before it anyway.
+    guard sameSession else { return accept(candidate) }
     if distance < configuration.minimumMovement { return .rejected(.negligibleMovement) }
-    if continuous, let speed = candidate.speed, speed < configuration.stationarySpeed,
+    if isStandingStill(candidate, distance: distance, interval: interval),
       distance < configuration.stationaryErrorFraction * max(accuracy, last.horizontalAccuracy)
     {
       return .rejected(.negligibleMovement)
     }
     return accept(candidate)
+  }
+
+  /// Whether the fix says the receiver is still: its reported speed, or when it reports
+  /// none, the speed implied since the last retained sample. The hold applies however long
+  /// the receiver has been held (a parked car is held for hours), within one session.
+  private func isStandingStill(_ candidate: RouteSample, distance: Double, interval: TimeInterval)
+    -> Bool
+  {
+    if let speed = candidate.speed { return speed < configuration.stationarySpeed }
+    return distance / interval < configuration.stationarySpeed
   }
 
   private mutating func accept(_ sample: RouteSample) -> Verdict {

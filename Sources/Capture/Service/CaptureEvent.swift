@@ -1,0 +1,73 @@
+import DashPilotCore
+
+/// Why a capture session started.
+public enum SessionStartReason: Sendable, Hashable, CustomStringConvertible {
+  /// The first fix with a position after capture started or a session ended.
+  case fixesStarted(device: String?)
+
+  public var description: String {
+    switch self {
+    case let .fixesStarted(device?): "fixes started flowing from \(device)"
+    case .fixesStarted(nil): "fixes started flowing"
+    }
+  }
+}
+
+/// Why a capture session ended: each one is an interruption the measurement must see.
+public enum SessionEndReason: Sendable, Hashable, CustomStringConvertible {
+  case connectionLost(String)
+  /// A VERSION report: a new gpsd (restarted, or a new connection to one).
+  case newGPSD(release: String)
+  case deviceDeactivated(path: String?)
+  case deviceChanged(from: String, to: String)
+  /// The shift ended or the daemon is stopping (the caller says which).
+  case captureStopped(String)
+  case saveFailed(String)
+
+  public var description: String {
+    switch self {
+    case let .connectionLost(reason): "gpsd connection lost: \(reason)"
+    case let .newGPSD(release): "a new gpsd connection (gpsd \(release.isEmpty ? "?" : release))"
+    case let .deviceDeactivated(path?): "device \(path) deactivated"
+    case .deviceDeactivated(nil): "device deactivated"
+    case let .deviceChanged(from, to): "device changed from \(from) to \(to)"
+    case let .captureStopped(reason): "capture stopped: \(reason)"
+    case let .saveFailed(reason): "a sample could not be saved: \(reason)"
+    }
+  }
+
+  /// A stable snake_case name for logs and JSON.
+  public var code: String {
+    switch self {
+    case .connectionLost: "connection_lost"
+    case .newGPSD: "new_gpsd"
+    case .deviceDeactivated: "device_deactivated"
+    case .deviceChanged: "device_changed"
+    case .captureStopped: "capture_stopped"
+    case .saveFailed: "save_failed"
+    }
+  }
+}
+
+/// What handling one input did, for the caller to log (session changes) or count.
+public enum CaptureEvent: Sendable, Hashable {
+  case sessionStarted(CaptureSessionID, SessionStartReason)
+  case sessionEnded(CaptureSessionID, SessionEndReason)
+  case accepted(RouteSample)
+  case rejected(SampleRejection)
+  case saveFailed(String)
+}
+
+/// What capture did so far: fixes received while capturing, accepted (and kept), rejected
+/// by reason, and saves that failed.
+public struct CaptureStatistics: Sendable, Hashable {
+  public var received = 0
+  public var accepted = 0
+  public var rejected: [SampleRejection: Int] = [:]
+  public var saveFailures = 0
+  public var sessionsStarted = 0
+
+  public init() {}
+
+  public var rejectedTotal: Int { rejected.values.reduce(0, +) }
+}

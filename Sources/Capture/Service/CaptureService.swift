@@ -1,0 +1,192 @@
+import DashPilotCore
+import Foundation
+import GPSD
+
+/// Turns gpsd's reports into kept samples, grouped into capture sessions exactly as the
+/// measurement needs them: a session is minted when fixes start flowing and cleared when
+/// they stop (gpsd connection lost, a new gpsd, the device deactivated or its path changed,
+/// capture stopped, a sample that could not be saved). A change of session is how the
+/// measurement later sees an interruption that timestamps cannot show.
+///
+/// A value owned by one thread (the daemon's state owner, or replay): no locks. Every call
+/// returns what it did as `CaptureEvent`s, which the caller logs.
+///
+/// In the daemon, the gpsd source reads on its own thread and the state owner handles each
+/// event in order:
+///
+///     let source = GPSDSource(endpoint: endpoint) { event in
+///       stateQueue.async {
+///         let clock = WallClockSynchronisation.isSynchronised() ? Date() : nil
+///         for outcome in capture.handle(event, synchronisedWallClock: clock) { log(outcome) }
+///       }
+///     }
+///     try capture.startCapture()          // shift started (or open at daemon start)
+///     source.start()
+///     ...
+///     capture.stopCapture(reason: "shift ended")   // or "daemon stopping"
+public struct CaptureService {
+  public private(set) var session: CaptureSessionID?
+  /// Whether fixes are being captured (a shift is open, or a replay runs).
+  public private(set) var isCapturing = false
+  public private(set) var statistics = CaptureStatistics()
+  /// The receiver the current fixes come from, as gpsd named it.
+  public private(set) var devicePath: String?
+  public private(set) var filter: RouteSampleFilter
+  public private(set) var ageEstimator: FixAgeEstimator
+
+  /// The time of the last fix with a position in the current session (receiver's clock).
+  private var lastFixTime: Date?
+  private let sink: any SampleSink
+  private let makeSessionID: () -> CaptureSessionID
+
+  public init(
+    sink: any SampleSink, filter: RouteSampleFilter = RouteSampleFilter(),
+    ageEstimator: FixAgeEstimator = FixAgeEstimator(),
+    makeSessionID: @escaping () -> CaptureSessionID = { CaptureSessionID(UUID().uuidString) }
+  ) {
+    self.sink = sink
+    self.filter = filter
+    self.ageEstimator = ageEstimator
+    self.makeSessionID = makeSessionID
+  }
+
+  // MARK: Capture on and off
+
+  /// Starts capturing (a shift started, or the daemon started with a shift open): the
+  /// filter judges from the sink's last kept sample, so a restarted daemon never keeps a
+  /// fix that precedes or duplicates what is already stored.
+  public mutating func startCapture() throws {
+    filter.reset(lastRetained: try sink.lastRetainedSample())
+    isCapturing = true
+  }
+
+  /// Stops capturing (shift ended, daemon stopping): the session, if any, ends.
+  public mutating func stopCapture(reason: String) -> [CaptureEvent] {
+    var events: [CaptureEvent] = []
+    endSession(.captureStopped(reason), into: &events)
+    isCapturing = false
+    return events
+  }
+
+  // MARK: What the gpsd source reports
+
+  /// Handles one event of `GPSDSource`. `synchronisedWallClock` is the wall clock now, passed
+  /// only when the caller knows it is synchronised (see `FixAgeEstimator`).
+  public mutating func handle(_ event: GPSDSourceEvent, synchronisedWallClock: Date? = nil)
+    -> [CaptureEvent]
+  {
+    switch event {
+    case .connected, .retrying: return []
+    case let .disconnected(reason): return connectionLost(reason: reason)
+    case let .report(report, arrival):
+      return receive(report, arrival: arrival, synchronisedWallClock: synchronisedWallClock)
+    }
+  }
+
+  /// The connection to gpsd ended: the fixes stopped.
+  public mutating func connectionLost(reason: String) -> [CaptureEvent] {
+    var events: [CaptureEvent] = []
+    endSession(.connectionLost(reason), into: &events)
+    devicePath = nil
+    ageEstimator.reset()
+    return events
+  }
+
+  /// One report. `arrival` is its arrival on a monotonic clock, in seconds (replay passes
+  /// the fix's own time: see `GPSDLogReplay`).
+  public mutating func receive(
+    _ report: GPSDReport, arrival: Double, synchronisedWallClock: Date? = nil
+  ) -> [CaptureEvent] {
+    var events: [CaptureEvent] = []
+    switch report {
+    case let .version(version):
+      // gpsd greets every connection with VERSION: whatever came before is another run.
+      endSession(.newGPSD(release: version.release), into: &events)
+      devicePath = nil
+      ageEstimator.reset()
+    case let .device(device):
+      handleDevice(device, into: &events)
+    case let .tpv(tpv):
+      if let path = tpv.device { noteDevicePath(path, into: &events) }
+      guard isCapturing else { break }
+      handleFix(tpv, arrival: arrival, wallClock: synchronisedWallClock, into: &events)
+    case .error, .other:
+      break
+    }
+    return events
+  }
+
+  // MARK: Internals
+
+  private mutating func handleDevice(_ device: GPSDDevice, into events: inout [CaptureEvent]) {
+    switch device.activated {
+    case false?:
+      // A removal names the device removed; another device going away leaves ours alone.
+      if devicePath == nil || device.path == nil || device.path == devicePath {
+        endSession(.deviceDeactivated(path: device.path ?? devicePath), into: &events)
+        devicePath = nil
+        ageEstimator.reset()
+      }
+    case true?, nil:
+      if let path = device.path { noteDevicePath(path, into: &events) }
+    }
+  }
+
+  private mutating func noteDevicePath(_ path: String, into events: inout [CaptureEvent]) {
+    if let current = devicePath, current != path {
+      endSession(.deviceChanged(from: current, to: path), into: &events)
+      ageEstimator.reset()
+    }
+    devicePath = path
+  }
+
+  private mutating func handleFix(
+    _ tpv: GPSDTPV, arrival: Double, wallClock: Date?, into events: inout [CaptureEvent]
+  ) {
+    statistics.received += 1
+    if session == nil, tpv.hasPosition {
+      let id = makeSessionID()
+      session = id
+      lastFixTime = nil
+      statistics.sessionsStarted += 1
+      let reason = SessionStartReason.fixesStarted(device: devicePath)
+      sink.captureSessionStarted(id, reason: reason, at: tpv.time)
+      events.append(.sessionStarted(id, reason))
+    }
+    if tpv.hasPosition, let time = tpv.time { lastFixTime = time }
+    let age = tpv.time.flatMap {
+      ageEstimator.age(ofFixAt: $0, arrival: arrival, synchronisedWallClock: wallClock)
+    }
+    switch filter.judge(tpv.candidate(age: age), session: session) {
+    case let .rejected(reason):
+      statistics.rejected[reason, default: 0] += 1
+      events.append(.rejected(reason))
+    case let .accepted(sample):
+      do {
+        try sink.save(sample)
+        statistics.accepted += 1
+        events.append(.accepted(sample))
+      } catch {
+        events += saveFailed(reason: String(describing: error))
+      }
+    }
+  }
+
+  /// A save failed: the session ends, and the filter judges from what the sink really
+  /// kept, not from samples that were lost. `save(_:)` failing calls this; a store that
+  /// writes in batches calls it too when a later flush (a timer, not a fix) fails.
+  public mutating func saveFailed(reason: String) -> [CaptureEvent] {
+    var events: [CaptureEvent] = [.saveFailed(reason)]
+    statistics.saveFailures += 1
+    endSession(.saveFailed(reason), into: &events)
+    filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
+    return events
+  }
+
+  private mutating func endSession(_ reason: SessionEndReason, into events: inout [CaptureEvent]) {
+    guard let id = session else { return }
+    session = nil
+    sink.captureSessionEnded(id, reason: reason, at: lastFixTime)
+    events.append(.sessionEnded(id, reason))
+  }
+}

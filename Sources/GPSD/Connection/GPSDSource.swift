@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+
+/// What the source tells its owner, in the order it happened.
+public enum GPSDSourceEvent: Sendable, Hashable {
+  /// A connection to gpsd is open and WATCH was sent. gpsd answers with a VERSION report.
+  case connected(GPSDEndpoint)
+  /// A report, stamped with its arrival on the monotonic clock (seconds).
+  case report(GPSDReport, arrival: Double)
+  /// The connection ended or could not be made; the source will try again.
+  case disconnected(reason: String)
+  /// The source waits this many seconds before reopening.
+  case retrying(after: Double)
+}
+
+/// Reads gpsd on a thread of its own (libgps blocks, so never on the Swift concurrency pool
+/// nor on the thread that owns the daemon's state), and reports each line at once as
+/// values through `handler`, on that thread: the owner hands them on to its own queue.
+///
+/// When gpsd goes away (EOF, reset, refused) it reports `.disconnected`, waits with
+/// `ReconnectBackoff` (1 s doubling to 30 s, jittered), reopens and re-sends WATCH. It
+/// never spins and never gives up; only `stop()` ends it.
+public final class GPSDSource: @unchecked Sendable {
+  public let endpoint: GPSDEndpoint
+  private let handler: @Sendable (GPSDSourceEvent) -> Void
+  private let backoffTemplate: ReconnectBackoff
+  private let pollInterval: Double
+  /// Guards `stopping`, `started` and `activeDescriptor`, the only state shared with
+  /// other threads.
+  private let condition = NSCondition()
+  private var stopping = false
+  private var started = false
+  private var finished = false
+  private var activeDescriptor: Int32 = -1
+
+  public init(
+    endpoint: GPSDEndpoint = .standard, backoff: ReconnectBackoff = ReconnectBackoff(),
+    pollInterval: Double = 0.5, handler: @escaping @Sendable (GPSDSourceEvent) -> Void
+  ) {
+    self.endpoint = endpoint
+    self.backoffTemplate = backoff
+    self.pollInterval = pollInterval
+    self.handler = handler
+  }
+
+  /// Starts the reading thread; a second call does nothing.
+  public func start() {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !started else { return }
+    started = true
+    let thread = Thread { [self] in run() }
+    thread.name = "dashpilot.gpsd"
+    thread.start()
+  }
+
+  /// Stops reading and waits (up to `timeout` seconds) until the thread has finished, so
+  /// no event arrives after it returns. Returns whether the thread finished in time.
+  @discardableResult
+  public func stop(timeout: Double = 5) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    stopping = true
+    GPSDConnection.shutdown(fileDescriptor: activeDescriptor)
+    condition.broadcast()
+    guard started else { return true }
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !finished {
+      if !condition.wait(until: deadline) { return finished }
+    }
+    return true
+  }
+
+  private var isStopping: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return stopping
+  }
+
+  private func run() {
+    var backoff = backoffTemplate
+    var random = SystemRandomNumberGenerator()
+    let connection = GPSDConnection()
+    while !isStopping {
+      let reason = session(on: connection, backoff: &backoff)
+      connection.close()
+      setDescriptor(-1)
+      if isStopping { break }
+      handler(.disconnected(reason: reason.description))
+      let delay = backoff.nextDelay(unitRandom: Double.random(in: 0..<1, using: &random))
+      handler(.retrying(after: delay))
+      sleep(seconds: delay)
+    }
+    condition.lock()
+    finished = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// One connection, from open to its end.
+  private func session(on connection: GPSDConnection, backoff: inout ReconnectBackoff)
+    -> GPSDConnectionError
+  {
+    do {
+      try connection.open(endpoint)
+    } catch {
+      return error
+    }
+    setDescriptor(connection.fileDescriptor)
+    handler(.connected(endpoint))
+    while !isStopping {
+      if let error = connection.waitForData(timeout: pollInterval) { return error }
+      switch connection.readLine() {
+      case let .line(line):
+        guard let report = GPSDJSONDecoder.decode(line) else { continue }
+        backoff.reset()
+        handler(.report(report, arrival: MonotonicClock.now()))
+      case .nothing:
+        continue
+      case let .closed(error):
+        return error
+      }
+    }
+    return .closedByPeer
+  }
+
+  private func setDescriptor(_ descriptor: Int32) {
+    condition.lock()
+    activeDescriptor = descriptor
+    condition.unlock()
+  }
+
+  /// Sleeps, but wakes at once when stopped.
+  private func sleep(seconds: Double) {
+    condition.lock()
+    defer { condition.unlock() }
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while !stopping {
+      if !condition.wait(until: deadline) { return }
+    }
+  }
+}

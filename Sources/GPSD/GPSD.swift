@@ -1,1 +1,0 @@
-// The GPSD module: see issue 5.

@@ -1,0 +1,74 @@
+import DashPilotCore
+import Foundation
+
+/// Turns one line of gpsd's JSON (what `gps_read` hands back in its message buffer, or a
+/// line of `gpspipe -w` output) into a `GPSDReport`. Pure: no I/O, no clock.
+///
+/// libgps's own unpacking is not used for the values because libgps 3.22 drops facts
+/// (a DEVICE with `"activated":0` does not set DEVICE_SET) and leaves stale fields in
+/// `gps_data_t` from earlier reports; decoding the raw line gives exactly what gpsd said.
+public enum GPSDJSONDecoder {
+  /// The report on `line`, or nil when the line is not a JSON object with a `class`
+  /// (a `#` comment, an NMEA sentence interleaved in a log, a truncated line).
+  public static func decode(_ line: some StringProtocol) -> GPSDReport? {
+    let trimmed = line.drop { $0 == " " || $0 == "\t" }
+    guard trimmed.first == "{" else { return nil }
+    guard let data = String(trimmed).data(using: .utf8),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let className = object["class"] as? String
+    else { return nil }
+    return decode(object: object, className: className)
+  }
+
+  static func decode(object: [String: Any], className: String) -> GPSDReport {
+    switch className {
+    case "TPV":
+      let mode = (integer(object["mode"])).flatMap(FixCandidate.Mode.init(rawValue:)) ?? .unknown
+      return .tpv(
+        GPSDTPV(
+          mode: mode,
+          time: (object["time"] as? String).flatMap(GPSDTime.parse),
+          latitude: finite(object["lat"]),
+          longitude: finite(object["lon"]),
+          eph: finite(object["eph"]),
+          epx: finite(object["epx"]),
+          epy: finite(object["epy"]),
+          speed: finite(object["speed"]),
+          track: finite(object["track"]),
+          device: object["device"] as? String))
+    case "DEVICE":
+      return .device(GPSDDevice(path: object["path"] as? String, activated: activation(object["activated"])))
+    case "VERSION":
+      return .version(
+        GPSDVersion(
+          release: object["release"] as? String ?? "",
+          protocolMajor: integer(object["proto_major"]),
+          protocolMinor: integer(object["proto_minor"])))
+    case "ERROR":
+      return .error(message: object["message"] as? String ?? "")
+    default:
+      return .other(className: className)
+    }
+  }
+
+  /// gpsd writes an activation time as an ISO-8601 string (older releases: a number of
+  /// seconds) and a removal as the number 0.
+  static func activation(_ value: Any?) -> Bool? {
+    switch value {
+    case let text as String: return !text.isEmpty
+    case let number as NSNumber: return number.doubleValue != 0
+    default: return nil
+    }
+  }
+
+  static func finite(_ value: Any?) -> Double? {
+    guard let number = value as? NSNumber else { return nil }
+    let double = number.doubleValue
+    return double.isFinite ? double : nil
+  }
+
+  static func integer(_ value: Any?) -> Int? {
+    guard let double = finite(value), double == double.rounded(), abs(double) < 1e9 else { return nil }
+    return Int(double)
+  }
+}

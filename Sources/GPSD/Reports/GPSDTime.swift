@@ -1,0 +1,77 @@
+import Foundation
+
+/// gpsd's timestamps: ISO-8601 in UTC, `2021-12-09T20:38:31.820Z`. Parsed by hand, because
+/// a formatter is slow, not Sendable, and accepts more than gpsd writes.
+public enum GPSDTime {
+  /// The instant `text` names, or nil when it is not `YYYY-MM-DDTHH:MM:SS[.fff]Z`.
+  public static func parse(_ text: String) -> Date? {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for index in range {
+        let byte = bytes[index]
+        guard byte >= 48, byte <= 57 else { return nil }
+        value = value * 10 + Int(byte - 48)
+      }
+      return value
+    }
+    guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+      bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+      let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+      (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+    else { return nil }
+    var fraction = 0.0
+    let end = bytes.count - 1
+    if end > 19 {
+      guard bytes[19] == UInt8(ascii: "."), end > 20 else { return nil }
+      var scale = 0.1
+      for index in 20..<end {
+        let byte = bytes[index]
+        guard byte >= 48, byte <= 57 else { return nil }
+        fraction += Double(byte - 48) * scale
+        scale /= 10
+      }
+    }
+    let days = daysFromCivil(year: year, month: month, day: day)
+    let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
+    return Date(timeIntervalSince1970: seconds)
+  }
+
+  /// `date` as gpsd writes it, with milliseconds.
+  public static func format(_ date: Date) -> String {
+    let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
+    let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
+    let secondsOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
+    let days = Int((totalSeconds - Int64(secondsOfDay)) / 86_400)
+    let (year, month, day) = civilFromDays(days)
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    let ms = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+    return "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)).\(ms)Z"
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}

@@ -1,0 +1,243 @@
+import Capture
+import DashPilotCore
+import Foundation
+import GPSD
+import TestSupport
+import Testing
+
+/// Replay over the generated drives and over every real receiver log.
+struct ReplayTests {
+  static func replay(_ url: URL, window: DateInterval? = nil) throws -> ReplayResult {
+    try GPSDLogReplay.replay(contentsOf: url, options: GPSDLogReplay.Options(window: window))
+  }
+
+  @Test(arguments: DriveFixture.names)
+  func eachDriveGivesTheGeneratorsFigure(_ name: String) throws {
+    let drive = try DriveFixture.named(name)
+    let result = try Self.replay(drive.json)
+    #expect(result.captureSessions == drive.captureSessions)
+    #expect(result.distance.gaps == drive.gaps)
+    if drive.metres > 0 {
+      let error = abs(result.distance.metres - drive.metres) / drive.metres
+      #expect(error <= drive.toleranceFraction, "\(name): replay \(result.distance.metres) m, generator \(drive.metres) m")
+    } else {
+      #expect(result.distance.metres == 0)
+      #expect(!result.distance.isMeasured)
+    }
+    #expect(result.skippedLines == 0)
+    #expect(result.statistics.received == drive.fixes + drive.secondsWithoutFix)
+  }
+
+  @Test func theCityDriveRejectsTheMultipathJumpAndSeesEveryGap() throws {
+    let result = try Self.replay(DriveFixture.named("city-drive").json)
+    #expect(result.statistics.rejected[.implausibleSpeed] == 2)
+    // The first fix after the warm-up, the tunnel and the replug carries gpsd's no-fix DOP.
+    #expect(result.statistics.rejected[.poorAccuracy] == 3)
+    #expect(result.distance.segments == 4)
+    #expect(result.distance.isPartial)
+    // The parked stop held still: no sample in the seven minutes parked.
+    let times = result.samples.map(\.timestamp.timeIntervalSince1970)
+    let longest = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
+    #expect(longest > 420)
+  }
+
+  @Test func aParkedReceiverRecordsNothing() throws {
+    let result = try Self.replay(DriveFixture.named("parked").json)
+    #expect(result.statistics.accepted == 1)
+    #expect(result.statistics.rejected[.negligibleMovement] == 1198)
+    #expect(ReplayReport(result: result).quality.summary
+      == "No distance measured: no two positions were captured continuously")
+  }
+
+  @Test func linesThatAreNotGPSDJSONAreSkippedAndCounted() {
+    var replay = GPSDLogReplay()
+    let log = """
+      # a comment
+      {"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}
+      $GPRMC,235943.00,V,,S,,W,,,091223,,*1A
+
+      {"class":"TPV","mode":3,"time":"2024-05-01T10:00:00.000Z","lat":51.5,"lon":-0.12,"eph":10,"speed":10}
+      {"class":"TPV","mode":3,"time":"2024-05-01T10:00:01.000Z","lat":51.5001,"lon":-0.12,"eph":10,"speed":10}
+      {"class":"TPV","mode":3,"time":
+      """
+    replay.feed(contents: Data(log.utf8))
+    let result = replay.finish()
+    #expect(result.lines == 7)
+    #expect(result.skippedLines == 4)
+    #expect(result.statistics.accepted == 2)
+    #expect(abs(result.distance.metres - 11.12) < 0.01)
+  }
+
+  @Test func crlfLinesAndAMissingFinalNewlineAreRead() {
+    var replay = GPSDLogReplay()
+    replay.feed(contents: Data("{\"class\":\"SKY\"}\r\n{\"class\":\"SKY\"}\r\n\r\n{\"class\":\"SKY\"}".utf8))
+    let result = replay.finish()
+    #expect(result.lines == 4)
+    #expect(result.skippedLines == 1)
+  }
+
+  @Test func aSecondVersionIsANewConnectionAndShowsAsAGap() {
+    var replay = GPSDLogReplay()
+    let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
+    var lines = [version]
+    for second in 0..<20 {
+      if second == 10 { lines.append(version) }
+      let lat = 51.5 + Double(second) * 0.0001
+      lines.append(#"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:\#(second < 10 ? "0" : "")\#(second).000Z","lat":\#(lat),"lon":-0.12,"eph":10,"speed":10}"#)
+    }
+    for line in lines { replay.feed(line: line) }
+    let result = replay.finish()
+    #expect(result.captureSessions == 2)
+    #expect(result.distance.segments == 2)
+    #expect(result.distance.gaps == 1)
+    #expect(result.statistics.accepted == 20)
+  }
+
+  @Test func aWindowShowsUncoveredEnds() throws {
+    let drive = try DriveFixture.named("short-drive")
+    let start = Date(timeIntervalSince1970: 1_717_228_800)
+    let window = DateInterval(start: start - 600, end: start + 3600)
+    let result = try Self.replay(drive.json, window: window)
+    #expect(result.distance.gaps == 2)
+    #expect(result.distance.isPartial)
+  }
+
+  @Test func theJSONReportHasExactlyTheDocumentedKeys() throws {
+    let result = try Self.replay(DriveFixture.named("city-drive").json)
+    let text = ReplayReport(result: result, unit: .kilometres).json
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    #expect(Set(object.keys) == ["input", "capture_sessions", "samples", "distance", "summary", "spoken"])
+    let input = try #require(object["input"] as? [String: Any])
+    #expect(Set(input.keys) == ["lines", "skipped"])
+    #expect(input["lines"] as? Int == result.lines)
+    let samples = try #require(object["samples"] as? [String: Any])
+    #expect(Set(samples.keys) == ["received", "accepted", "rejected", "save_failures"])
+    let rejected = try #require(samples["rejected"] as? [String: Int])
+    #expect(Set(rejected.keys) == Set(SampleRejection.allCases.map(\.rawValue)))
+    #expect(rejected["implausible_speed"] == 2)
+    let distance = try #require(object["distance"] as? [String: Any])
+    #expect(
+      Set(distance.keys) == [
+        "metres", "segments", "gaps", "usable_positions", "inferred_continuity", "measured", "partial",
+      ])
+    #expect(distance["gaps"] as? Int == 3)
+    #expect(distance["partial"] as? Bool == true)
+    #expect(distance["inferred_continuity"] as? Bool == false)
+    #expect(object["capture_sessions"] as? Int == 2)
+    #expect(object["summary"] as? String == "11.2 km recorded · partial route")
+    #expect(
+      object["spoken"] as? String
+        == "11.2 kilometres recorded. This is a partial route: capture was interrupted, so more was driven than was recorded.")
+  }
+
+  @Test func theTextReportLeadsWithTheFigureAndItsQualifications() throws {
+    let result = try Self.replay(DriveFixture.named("city-drive").json)
+    let lines = ReplayReport(result: result, unit: .miles).text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(Array(lines.prefix(4)) == [
+      "7.0 mi recorded · partial route",
+      "4 unbroken stretches of capture",
+      "3 capture gaps",
+      "This is a partial route: capture was interrupted, so more was driven than was recorded.",
+    ])
+    #expect(lines.contains("  2 rejected: implausible speed"))
+  }
+
+  /// Every gpsd JSON log of a real receiver replays without a crash, and every line is
+  /// accounted for.
+  @Test func everyRealLogReplays() throws {
+    let logs = try RealLogs.all()
+    #expect(logs.count >= 150)
+    var totalLines = 0
+    for log in logs {
+      let data = try Data(contentsOf: log)
+      let result = try Self.replay(log)
+      let expectedLines = RealLogs.lineCount(data)
+      #expect(result.lines == expectedLines, "\(log.lastPathComponent)")
+      #expect(result.skippedLines <= result.lines)
+      #expect(result.statistics.accepted + result.statistics.rejectedTotal == result.statistics.received)
+      #expect(result.distance.metres.isFinite && result.distance.metres >= 0)
+      totalLines += result.lines
+    }
+    #expect(totalLines > 100_000)
+  }
+}
+
+/// gpsd's regression logs in ../shared/gpsd-logs.
+enum RealLogs {
+  static func all() throws -> [URL] {
+    try FileManager.default.contentsOfDirectory(at: TestPaths.gpsdLogs, includingPropertiesForKeys: nil)
+      .filter { $0.lastPathComponent.hasSuffix(".log.chk") }
+      .sorted { $0.lastPathComponent < $1.lastPathComponent }
+  }
+
+  static func name(_ url: URL) -> String {
+    String(url.lastPathComponent.dropLast(".log.chk".count))
+  }
+
+  /// Lines as replay counts them: split on LF, a final line without LF counted too.
+  static func lineCount(_ data: Data) -> Int {
+    let newlines = data.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+    return newlines + (data.last == 10 || data.isEmpty ? 0 : 1)
+  }
+
+  /// The naive distance: the sum of distances between consecutive TPVs with a 2D/3D fix
+  /// and a position, in file order, with no judgement at all.
+  static func naiveMetres(_ data: Data) -> (metres: Double, fixes: Int) {
+    var previous: GeoCoordinate?
+    var metres = 0.0
+    var fixes = 0
+    let text = String(decoding: data, as: UTF8.self)
+    for line in text.split(whereSeparator: \.isNewline) {
+      guard case let .tpv(tpv)? = GPSDJSONDecoder.decode(line), tpv.mode.hasFix,
+        let latitude = tpv.latitude, let longitude = tpv.longitude
+      else { continue }
+      let position = GeoCoordinate(latitude: latitude, longitude: longitude)
+      guard position.isValid else { continue }
+      if let previous { metres += GeographicDistance.metres(from: previous, to: position) }
+      previous = position
+      fixes += 1
+    }
+    return (metres, fixes)
+  }
+}
+
+/// The command line of `dashpilotctl replay`.
+struct ReplayArgumentsTests {
+  @Test func parsesEveryOption() {
+    let parsed = ReplayArguments.parse([
+      "drive.json", "--mode", "walking", "--units", "km", "--json",
+      "--window", "2024-06-01T07:50:00Z,2024-06-01T09:00:00.5Z", "--route", "r.gpx",
+    ])
+    var expected = ReplayArguments(file: "drive.json")
+    expected.mode = .walking
+    expected.unit = .kilometres
+    expected.json = true
+    expected.route = "r.gpx"
+    expected.window = DateInterval(
+      start: Date(timeIntervalSince1970: 1_717_228_200), end: Date(timeIntervalSince1970: 1_717_232_400.5))
+    #expect(parsed == .run(expected))
+  }
+
+  @Test func defaultsToMilesDrivingAndText() {
+    #expect(ReplayArguments.parse(["log"]) == .run(ReplayArguments(file: "log")))
+    #expect(ReplayArguments.parse(["x", "--help"]) == .help)
+  }
+
+  @Test(arguments: [
+    ([String](), "a FILE (gpsd JSON log) is required"),
+    (["a", "b"], "only one FILE may be given (also got 'b')"),
+    (["a", "--speed"], "unknown option '--speed'"),
+    (["a", "--mode", "flying"], "--mode must be driving or walking"),
+    (["a", "--mode"], "--mode must be driving or walking"),
+    (["a", "--units", "furlongs"], "--units must be miles or kilometres"),
+    (["a", "--route"], "--route needs a FILE"),
+    (["a", "--window"], "--window needs START,END"),
+    (["a", "--window", "2024-06-01T08:00:00Z"], "--window must be START,END (got '2024-06-01T08:00:00Z')"),
+    (["a", "--window", "yesterday,2024-06-01T08:00:00Z"],
+     "--window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"),
+    (["a", "--window", "2024-06-01T08:00:00Z,2024-06-01T07:00:00Z"], "--window ends before it starts"),
+  ])
+  func namesWhatIsWrong(_ arguments: [String], _ sentence: String) {
+    #expect(ReplayArguments.parse(arguments) == .usageError(sentence))
+  }
+}
