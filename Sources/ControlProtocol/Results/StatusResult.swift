@@ -48,10 +48,12 @@ public struct DaemonSection: Sendable, Hashable, Codable {
   public var config: String?
   /// "running", or "stopping" once SIGTERM arrived.
   public var state: String
+  /// The configured display unit ("miles" or "kilometres"), for figures status shows.
+  public var units: String
 
   public init(
     version: String, pid: Int32, startedAt: Date, uptimeSeconds: Double, socket: String,
-    config: String?, state: String
+    config: String?, state: String, units: String
   ) {
     self.version = version
     self.pid = pid
@@ -60,6 +62,7 @@ public struct DaemonSection: Sendable, Hashable, Codable {
     self.socket = socket
     self.config = config
     self.state = state
+    self.units = units
   }
 
   public func encode(to encoder: Encoder) throws {
@@ -71,10 +74,11 @@ public struct DaemonSection: Sendable, Hashable, Codable {
     try container.encode(socket, forKey: .socket)
     try container.encode(config, forKey: .config)
     try container.encode(state, forKey: .state)
+    try container.encode(units, forKey: .units)
   }
 
   enum CodingKeys: String, CodingKey {
-    case version, pid, socket, config, state
+    case version, pid, socket, config, state, units
     case startedAt = "started_at"
     case uptimeSeconds = "uptime_seconds"
   }

@@ -99,7 +99,7 @@ final class DaemonRuntime {
         version: DashPilotVersion.string, pid: getpid(), startedAt: startedAt,
         uptimeSeconds: ((MonotonicClock.now() - startedMonotonic) * 10).rounded() / 10,
         socket: configuration.socketPath, config: context.configurationFile,
-        state: isStopping ? "stopping" : "running"),
+        state: isStopping ? "stopping" : "running", units: configuration.units.rawValue),
       gpsd: GPSDSection(address: configuration.gpsd.description),
       capture: CaptureSection(),
       shift: nil,
