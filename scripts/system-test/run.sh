@@ -103,7 +103,13 @@ for _ in $(seq 1 100); do
 done
 [ -n "$container_pid" ] || die "no systemd inside the container"
 in_container() { nsenter -t "$container_pid" -a "$@"; }
-state=$(in_container timeout 60 systemctl is-system-running --wait 2>/dev/null || true)
+# Until its bus is up systemctl cannot even ask; then --wait waits for the boot to end.
+state=""
+for _ in $(seq 1 300); do
+  state=$(in_container systemctl is-system-running --wait 2>/dev/null || true)
+  case "$state" in running|degraded|maintenance|stopping) break ;; esac
+  sleep 0.2
+done
 log "container systemd pid $container_pid is $state"
 
 # --- Checks ---------------------------------------------------------------------------

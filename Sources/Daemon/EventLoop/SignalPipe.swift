@@ -31,6 +31,12 @@ final class SignalPipe {
       action.sa_flags = SA_RESTART
       guard sigaction(number, &action, nil) == 0 else { throw SystemCallError("sigaction", errno) }
     }
+    // A parent may hand over a mask with these blocked (a process spawned from a
+    // Dispatch worker thread inherits its all-blocked mask); unblock them on this thread.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    for number in signals { sigaddset(&unblock, number) }
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
   }
 
   /// The signals received since the last call, in order.

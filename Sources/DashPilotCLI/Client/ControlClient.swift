@@ -133,13 +133,24 @@ public final class ControlClient {
     case ECONNREFUSED:
       return "dashpilotd is not running: nothing answers on \(path) (a socket left by a daemon that stopped). Start it with `sudo systemctl start dashpilotd`."
     case EACCES, EPERM:
-      var status = stat()
-      let group = stat(path, &status) == 0 ? groupName(status.st_gid) : nil
+      let group = owningGroup(of: path)
       let join = group.map { "join the group \($0) (`sudo usermod -aG \($0) $USER`, then log in again)" } ?? "join the group that owns it"
       return "You may not open dashpilotd's socket \(path): \(join), or run the command with sudo."
     default:
       return "cannot reach dashpilotd at \(path): \(String(cString: strerror(errorNumber))). Start it with `sudo systemctl start dashpilotd`."
     }
+  }
+
+  /// The group of the socket, or of the nearest directory above it that can be seen
+  /// (a 0750 runtime directory hides the socket itself from outsiders).
+  static func owningGroup(of path: String) -> String? {
+    var candidate = URL(fileURLWithPath: path)
+    while candidate.path != "/" {
+      var status = stat()
+      if stat(candidate.path, &status) == 0 { return groupName(status.st_gid) }
+      candidate.deleteLastPathComponent()
+    }
+    return nil
   }
 
   private static func groupName(_ gid: gid_t) -> String? {
