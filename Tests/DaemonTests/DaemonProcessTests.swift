@@ -107,6 +107,27 @@ struct DaemonProcessTests {
     #expect(staller.readLine()?.contains(#""id":1,"ok":true"#) == true)
   }
 
+  @Test("a client that pipelines thousands of requests without reading is held back, loses nothing, and stalls nobody")
+  func pipelinedFlood() throws {
+    let daemon = try DaemonUnderTest()
+    defer { daemon.stop() }
+    try daemon.waitUntilReady()
+    let flooder = try RawSocketClient(path: daemon.socketPath)
+    let count = 3000
+    var requests = ""
+    for index in 0..<count { requests += #"{"v":1,"id":\#(index),"cmd":"status"}"# + "\n" }
+    #expect(flooder.send(requests))
+    let other = try RawSocketClient(path: daemon.socketPath)
+    #expect(other.ask(#"{"v":1,"id":1,"cmd":"status"}"#)?["ok"] as? Bool == true)
+    var inOrder = 0
+    for index in 0..<count {
+      guard let line = flooder.readLine() else { break }
+      if line.contains(#""id":\#(index),"ok":true"#) { inOrder += 1 }
+    }
+    #expect(inOrder == count)
+    #expect(daemon.process.isRunning)
+  }
+
   @Test("connections past MaximumClients are answered busy and closed")
   func busy() throws {
     let daemon = try DaemonUnderTest(config: "[Control]\nMaximumClients=2\n")

@@ -11,6 +11,9 @@ public struct ControlServerLimits: Sendable, Hashable {
   /// A follower of `events` whose unread output passes this is disconnected: a client
   /// that stops reading must not make the daemon hold its stream without bound.
   public var maximumFollowerBacklog = 1 << 20
+  /// A client whose unread answers pass this is not read from until it catches up, so a
+  /// client that pipelines requests without reading cannot grow the daemon's memory.
+  public var maximumPendingAnswers = 1 << 20
   /// The most points one multi-part `import` or `route load` may assemble.
   public var maximumAssembledPoints = 1_000_000
 
@@ -270,7 +273,9 @@ public final class ControlServer {
       loop.setEvents(connection.fd, connection.closeWhenFlushed || connection.peerClosedInput ? 0 : Int16(POLLIN))
       finishIfDone(connection)
     } else {
-      loop.setEvents(connection.fd, Int16(POLLOUT) | (connection.closeWhenFlushed ? 0 : Int16(POLLIN)))
+      let readMore = !connection.closeWhenFlushed && !connection.peerClosedInput
+        && connection.pendingOutputCount <= limits.maximumPendingAnswers
+      loop.setEvents(connection.fd, Int16(POLLOUT) | (readMore ? Int16(POLLIN) : 0))
     }
   }
 
