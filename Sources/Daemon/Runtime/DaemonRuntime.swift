@@ -155,6 +155,9 @@ final class DaemonRuntime {
     }
   }
 
+  /// Stops as SIGTERM would; for embedding and tests. Call on the loop thread.
+  func requestStop(reason: String) { stop(signalName: reason) }
+
   /// STOPPING=1, tell followers, flush every component, close the socket.
   private func stop(signalName: String) {
     guard !isStopping else { return }
