@@ -92,7 +92,9 @@ ln -sf /dev/null "$root/etc/systemd/system/systemd-firstboot.service"
 
 # --- Boot -----------------------------------------------------------------------------
 log "booting with systemd-nspawn"
+# bpf and these capabilities let IPAddressDeny=/IPAddressAllow= be enforced inside.
 systemd-nspawn -D "$root" -b --register=no --keep-unit --console=pipe \
+  --system-call-filter=bpf --capability=CAP_BPF,CAP_NET_ADMIN \
   >"$work/console.log" 2>&1 </dev/null &
 nspawn_pid=$!
 for _ in $(seq 1 100); do
@@ -164,11 +166,20 @@ check "a user outside the group is told which group to join (exit 3)" bash -c "
 check "the journal has the start line with its priority" journal_has '"MESSAGE":"dashpilotd 0\.1\.0 starting[^"]*configuration /etc/dashpilot/dashpilot\.conf'
 check "the journal has the ready line from sd_journal_sendv" journal_has '"PRIORITY":"5".*"MESSAGE":"ready: answering on /run/dashpilot/control.sock|"MESSAGE":"ready: answering on /run/dashpilot/control.sock.*"PRIORITY":"5"'
 
+check "the unit arms a 30 s watchdog" expect_output '^WatchdogUSec=30s$' in_container systemctl show -p WatchdogUSec dashpilotd
+# A 2 s watchdog for the rest of the run: the daemon must keep feeding it.
+mkdir -p "$root/etc/systemd/system/dashpilotd.service.d"
+printf '[Service]\nWatchdogSec=2s\n' >"$root/etc/systemd/system/dashpilotd.service.d/50-system-test-watchdog.conf"
+in_container systemctl daemon-reload
 check "systemctl restart dashpilotd" in_container timeout 40 systemctl restart dashpilotd
 second_pid=$(main_pid)
+sleep 5
+check "a 2 s watchdog was fed for 5 s: same process, still active" bash -c "
+  [ \"\$(nsenter -t $container_pid -a systemctl show -p MainPID --value dashpilotd)\" = '$second_pid' ] &&
+  [ \"\$(nsenter -t $container_pid -a systemctl is-active dashpilotd)\" = active ]"
 check "the restart made a new process" test "$second_pid" != "$first_pid" -a "$second_pid" != 0
 check "status answers after the restart" expect_output "\"pid\" : $second_pid," in_container dashpilotctl status --json
-check "the watchdog is armed at 30 s" expect_output '^WatchdogUSec=30s$' \
+check "the watchdog is armed at 2 s by the drop-in" expect_output '^WatchdogUSec=2s$' \
   in_container systemctl show -p WatchdogUSec dashpilotd
 check "systemd never had to restart it" expect_output '^NRestarts=0$' in_container systemctl show -p NRestarts dashpilotd
 
