@@ -42,7 +42,6 @@ public enum DaemonMain {
     switch ConfigurationLoader.load(options: options) {
     case .failure(let error):
       logger.error("configuration error: \(error)", fields: LogFields(reason: "configuration"))
-      if !(logger is StandardErrorLogger) { printError("dashpilotd: configuration error: \(error)") }
       return ExitStatus.configuration
     case .success(let result): loaded = result
     }
