@@ -60,6 +60,9 @@ struct DaemonProcessTests {
     let client = try RawSocketClient(path: daemon.socketPath)
 
     #expect(client.ask("garbage")?.errorCode == "not_json")
+    #expect(client.ask(String(repeating: "[", count: 60_000))?.errorCode == "not_json")
+    #expect(client.send([0xFF, 0xFE, 0x00, 0x7B, 0x0A]))
+    #expect(client.readLine()?.contains(#""code":"not_json""#) == true)
     #expect(client.ask(#"{"v":1,"id":5,"cmd":"launch"}"#)?.errorCode == "unknown_command")
     let wrongVersion = try #require(client.ask(#"{"v":3,"id":6,"cmd":"status"}"#))
     #expect(wrongVersion.errorCode == "unsupported_version")

@@ -62,6 +62,14 @@ struct RequestParserTests {
     #expect(code(atLimit + "  ") == .lineTooLong)
   }
 
+  @Test("deep nesting within the line limit is refused, not a stack overflow")
+  func deepNesting() {
+    #expect(code(String(repeating: "[", count: 65_000)) == .notJSON)
+    #expect(code(#"{"v":1,"id":1,"cmd":"status","args":"# + String(repeating: #"{"a":"#, count: 12_000)) == .notJSON)
+    let closed = #"{"v":1,"id":1,"cmd":"status","args":{"x":"# + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "}}"
+    #expect(code(closed) == .notJSON)
+  }
+
   @Test("a trailing carriage return is allowed")
   func carriageReturn() {
     #expect(code(#"{"v":1,"id":1,"cmd":"status"}"# + "\r") == nil)
