@@ -62,6 +62,10 @@ public enum DashPilotCLI {
       console.error(overview)
       return ExitStatus.usage.rawValue
     }
+    if words.first == "replay" {
+      // Global options written before the word: hand --json on, the socket is not used.
+      return ReplayDispatch.run(arguments: Array(words.dropFirst()) + (options.json ? ["--json"] : []), console: console)
+    }
     guard let (command, rest) = match(words) else {
       return usageFailure(UsageError("unknown command \"\(words.prefix(2).joined(separator: " "))\""), console: console)
     }

@@ -86,9 +86,11 @@ struct CLIArgumentTests {
 
   @Test("replay says plainly that this build has none")
   func replay() {
-    let (status, captured) = run(["replay", "drive.log", "--json"])
-    #expect(status == 1)
-    #expect(captured.standardError == "dashpilotctl: replay is not available in this build.\n")
+    for arguments in [["replay", "drive.log", "--json"], ["--socket", "/x.sock", "replay", "drive.log"]] {
+      let (status, captured) = run(arguments)
+      #expect(status == 1)
+      #expect(captured.standardError == "dashpilotctl: replay is not available in this build.\n")
+    }
   }
 
   @Test("a file command without its RouteFiles hook fails with a sentence before contacting the daemon")
