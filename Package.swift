@@ -42,6 +42,8 @@ let package = Package(
     // Thin mains.
     .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
     .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
+    // The store's crash test runs this as a child process and kills it mid-write.
+    .executableTarget(name: "dashpilot-store-child", dependencies: ["Store", "TestSupport"]),
     .executableTarget(
       name: "dashpilot-bench",
       dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "TestSupport"]),

@@ -1,0 +1,59 @@
+import DashPilotCore
+import Foundation
+
+/// The running shift's figure as queries: a count of the shift's rows and, only when that
+/// moved, a read of the rows after the last one measured. Neither reads the whole route, so
+/// a status request costs the same at hour one and hour ten.
+public final class ActiveShiftRouteService {
+  /// The open shift's figure so far.
+  public struct Status: Sendable, Hashable {
+    public var shift: StoredShift
+    /// Measured with no shift window.
+    public var distance: RouteDistance
+    /// Rows the figure was measured from.
+    public var rowsMeasured: Int
+  }
+
+  public let store: SampleStore
+  public private(set) var measurement: ActiveRouteMeasurement?
+
+  public init(store: SampleStore) { self.store = store }
+
+  /// The open shift's figure, brought up to date with the store; nil when no shift is open
+  /// (the measurement is then thrown away).
+  public func status() throws(StoreError) -> Status? {
+    try store.database.readTransaction { () throws(StoreError) -> Status? in
+      guard let open = try store.openShift() else {
+        measurement = nil
+        return nil
+      }
+      var current =
+        measurement.flatMap { $0.shiftID == open.id ? $0 : nil }
+        ?? ActiveRouteMeasurement(shiftID: open.id, maximumSampleInterval: open.maximumSampleInterval)
+      let (count, lastRowID) = try store.rowTally(ofShift: open.id)
+      let rowAtLastRead = try current.lastRowRead.flatMap { (row) throws(StoreError) -> RouteSample? in
+        try store.storedSample(row: row.rowID, ofShift: open.id)
+      }
+      let tally = ActiveRouteMeasurement.StoreTally(
+        rowCount: count, lastRowID: lastRowID, rowAtLastRead: rowAtLastRead)
+      switch current.step(given: tally) {
+      case .upToDate:
+        break
+      case .readRows(let after):
+        current.extend(with: try store.storedSamples(ofShift: open.id, after: after))
+        // A different number of rows read than the store holds: rows read earlier have
+        // gone and others took their place, which the count alone could not show.
+        if current.rowsRead != count { try measureAgain(&current, open.id) }
+      case .measureAgain:
+        try measureAgain(&current, open.id)
+      }
+      measurement = current
+      return Status(shift: open, distance: current.distance, rowsMeasured: current.rowsRead)
+    }
+  }
+
+  private func measureAgain(_ current: inout ActiveRouteMeasurement, _ shiftID: Int64) throws(StoreError) {
+    current.startAgain()
+    current.extend(with: try store.storedSamples(ofShift: shiftID, after: 0))
+  }
+}

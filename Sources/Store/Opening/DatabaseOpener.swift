@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+
+/// Opens the store's file the way a box that loses power with the ignition needs it: the
+/// schema version is read before anything is written (a newer file is refused untouched),
+/// then a quick integrity check; a damaged file is moved aside with its -wal and -shm and a
+/// fresh one started; then WAL with synchronous=FULL, and the migrations.
+enum DatabaseOpener {
+  static func open(path: String, now: Date, vfs: String?) throws(StoreError) -> (Database, StoreOpenReport) {
+    do {
+      let (database, found) = try openChecked(path: path, vfs: vfs)
+      return (database, StoreOpenReport(
+        path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion, movedAside: nil))
+    } catch .corrupt(let failure) {
+      let reason = failure.operation == quickCheckOperation ? failure.message : failure.description
+      let files = try moveAside(path: path, now: now)
+      let (database, found) = try openChecked(path: path, vfs: vfs)
+      return (database, StoreOpenReport(
+        path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion,
+        movedAside: .init(reason: reason, files: files)))
+    }
+  }
+
+  static let quickCheckOperation = "PRAGMA quick_check"
+
+  /// Opens, checks and migrates; throws `.corrupt` for a file that must be moved aside.
+  private static func openChecked(path: String, vfs: String?) throws(StoreError) -> (Database, Int32) {
+    let found = try inspect(path: path, vfs: vfs)
+    let database = try Database(path: path, readOnly: false, vfs: vfs)
+    try applyDurabilitySettings(database)
+    _ = try Schema.migrate(database)
+    return (database, found)
+  }
+
+  /// Reads the schema version and runs quick_check without writing: the header is read
+  /// straight from the file, so a newer file is refused without SQLite opening it, then
+  /// a read-only connection checks the rest, so a damaged file is kept exactly as found (a
+  /// writable connection would checkpoint its log into it and delete the log on close).
+  /// Returns the file's schema version (0 when there is no file yet).
+  private static func inspect(path: String, vfs: String?) throws(StoreError) -> Int32 {
+    guard access(path, F_OK) == 0 else { return 0 }
+    switch try DatabaseHeader.read(path: path) {
+    case .empty:
+      return 0
+    case .notADatabase:
+      throw .corrupt(SQLiteFailure(
+        operation: "read the database header", resultCode: 26 /* SQLITE_NOTADB */,
+        message: "file is not a database (no SQLite header)"))
+    case .database(let userVersion):
+      guard userVersion <= Schema.latestVersion else {
+        throw .newerSchema(path: path, found: userVersion, supported: Schema.latestVersion)
+      }
+    }
+    let database = try Database(path: path, readOnly: true, vfs: vfs)
+    // The log may hold a newer header than the file.
+    let found = try Schema.userVersion(database)
+    guard found <= Schema.latestVersion else {
+      throw .newerSchema(path: path, found: found, supported: Schema.latestVersion)
+    }
+    let findings = try database.textColumn("PRAGMA quick_check")
+    guard findings == ["ok"] else {
+      throw .corrupt(SQLiteFailure(
+        operation: quickCheckOperation, resultCode: 11 /* SQLITE_CORRUPT */,
+        message: findings.prefix(3).joined(separator: "; ")))
+    }
+    return found
+  }
+
+  /// WAL so a crash never leaves a half-written page in the main file; synchronous=FULL so
+  /// a committed transaction survives a power cut; foreign keys so rows cannot point at
+  /// shifts that do not exist.
+  static func applyDurabilitySettings(_ database: Database) throws(StoreError) {
+    let mode = try database.scalarText("PRAGMA journal_mode = WAL")
+    guard mode?.lowercased() == "wal" else {
+      throw .settingRefused(pragma: "journal_mode = WAL", result: mode ?? "nothing")
+    }
+    try database.execute("PRAGMA synchronous = FULL")
+    let synchronous = try database.scalarInt64("PRAGMA synchronous")
+    guard synchronous == 2 else {
+      throw .settingRefused(pragma: "synchronous = FULL", result: synchronous.map(String.init) ?? "nothing")
+    }
+    try database.execute("PRAGMA foreign_keys = ON")
+    // Keep the WAL from staying large after a burst (a big import) once checkpointed.
+    try database.execute("PRAGMA journal_size_limit = 4194304")
+  }
+
+  /// Renames the database and its companions to NAME.corrupt-YYYYMMDDTHHMMSSZ (the -wal
+  /// and -shm keep their suffix after the new name, so the kept copy still opens with its
+  /// log). Nothing is deleted. Returns what was moved.
+  static func moveAside(path: String, now: Date) throws(StoreError) -> [StoreOpenReport.MovedFile] {
+    let stamp = utcStamp(now)
+    var target = "\(path).corrupt-\(stamp)"
+    var attempt = 1
+    while ["", "-wal", "-shm"].contains(where: { access(target + $0, F_OK) == 0 }) {
+      attempt += 1
+      target = "\(path).corrupt-\(stamp)-\(attempt)"
+    }
+    var moved: [StoreOpenReport.MovedFile] = []
+    for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+      guard rename(path + suffix, target + suffix) == 0 else {
+        throw .couldNotMoveAside(
+          path: path, reason: "rename \(path + suffix): \(String(cString: strerror(errno)))")
+      }
+      moved.append(.init(from: path + suffix, to: target + suffix))
+    }
+    return moved
+  }
+
+  /// 20261129T213300Z, formatted by hand so the daemon never loads locale data for it.
+  static func utcStamp(_ date: Date) -> String {
+    // A clock that cannot be believed still names the file (year 0001 to 9999 only).
+    let raw = date.timeIntervalSince1970
+    var seconds = time_t(raw.isFinite ? min(max(raw, -62_135_596_800), 253_402_300_799).rounded(.down) : 0)
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func pad(_ value: Int32, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return pad(parts.tm_year + 1900, 4) + pad(parts.tm_mon + 1, 2) + pad(parts.tm_mday, 2) + "T"
+      + pad(parts.tm_hour, 2) + pad(parts.tm_min, 2) + pad(parts.tm_sec, 2) + "Z"
+  }
+}

@@ -1,0 +1,160 @@
+import DashPilotCore
+import Foundation
+
+extension SampleStore {
+  /// Appends `samples` to the open shift `shiftID` in one transaction: all are committed or
+  /// none. A sample that cannot be stored is refused before anything is written. A sample
+  /// whose capture session was never begun begins it, at the sample's time.
+  /// Returns the rows' ids.
+  @discardableResult
+  public func append(_ samples: [RouteSample], toShift shiftID: Int64) throws(StoreError) -> [Int64] {
+    let encoded = try Self.encode(samples)
+    return try write("save \(samples.count) samples") { () throws(StoreError) -> [Int64] in
+      guard let shift = try shift(id: shiftID) else { throw .shiftNotFound(shiftID) }
+      guard shift.shift.isRunning else { throw .shiftAlreadyEnded(shift.shift) }
+      return try insertRows(encoded, sessions: samples.map(\.captureSessionID), shiftID: shiftID)
+    }
+  }
+
+  /// The shift's samples in the order they were stored, each with its capture session:
+  /// what an export writes (see `continuousSegments(ofShift:)` for where to break it).
+  /// `.shiftNotFound` for a shift that does not exist.
+  public func samples(ofShift shiftID: Int64) throws(StoreError) -> [RouteSample] {
+    var result: [RouteSample] = []
+    // The kept count only sizes the array: a damaged count must not ask for absurd memory.
+    result.reserveCapacity(min(max(0, try rowTally(ofShift: shiftID).count), 4_000_000))
+    try readRows(ofShift: shiftID, after: 0) { (_, sample) in result.append(sample) }
+    return result
+  }
+
+  /// The shift's rows after row `rowID` (0 for all), in row order.
+  public func storedSamples(ofShift shiftID: Int64, after rowID: Int64 = 0) throws(StoreError) -> [StoredSample] {
+    var result: [StoredSample] = []
+    try readRows(ofShift: shiftID, after: rowID) { (row, sample) in
+      result.append(StoredSample(rowID: row, shiftID: shiftID, sample: sample))
+    }
+    return result
+  }
+
+  /// The last sample stored for the shift: what `RouteSampleFilter` resumes from after a
+  /// restart or a failed save.
+  public func lastSample(ofShift shiftID: Int64) throws(StoreError) -> RouteSample? {
+    try database.withStatement(
+      "SELECT \(Self.sampleColumns) FROM samples WHERE shift_id = ? ORDER BY id DESC LIMIT 1"
+    ) { (s) throws(StoreError) -> RouteSample? in
+      try s.bind(shiftID, at: 1)
+      guard try s.step() else { return nil }
+      return try sample(from: s)
+    }
+  }
+
+  /// The sample in row `row` if it belongs to shift `shiftID`.
+  public func storedSample(row: Int64, ofShift shiftID: Int64) throws(StoreError) -> RouteSample? {
+    try database.withStatement(
+      "SELECT \(Self.sampleColumns) FROM samples WHERE id = ? AND shift_id = ?"
+    ) { (s) throws(StoreError) -> RouteSample? in
+      try s.bind(row, at: 1)
+      try s.bind(shiftID, at: 2)
+      guard try s.step() else { return nil }
+      return try sample(from: s)
+    }
+  }
+
+  /// How many rows the store holds for the shift and the id of the last one, read together
+  /// at a cost that does not grow with the shift (a kept count and one index search).
+  public func rowTally(ofShift shiftID: Int64) throws(StoreError) -> (count: Int, lastRowID: Int64) {
+    try database.withStatement(
+      """
+      SELECT sample_count, (SELECT max(id) FROM samples WHERE shift_id = ?1)
+      FROM shifts WHERE id = ?1
+      """
+    ) { (s) throws(StoreError) -> (count: Int, lastRowID: Int64) in
+      try s.bind(shiftID, at: 1)
+      guard try s.step() else { throw .shiftNotFound(shiftID) }
+      return (Int(s.int64(0)), s.optionalInt64(1) ?? 0)
+    }
+  }
+
+  // MARK: - Rows
+
+  static let sampleColumns =
+    "id, capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm, speed_cm_s, course_cdeg"
+
+  static func encode(_ samples: [RouteSample]) throws(StoreError) -> [EncodedSample] {
+    var encoded: [EncodedSample] = []
+    encoded.reserveCapacity(samples.count)
+    for sample in samples { encoded.append(try EncodedSample(sample)) }
+    return encoded
+  }
+
+  /// Inserts rows inside the caller's transaction.
+  func insertRows(
+    _ rows: [EncodedSample], sessions: [CaptureSessionID?], shiftID: Int64
+  ) throws(StoreError) -> [Int64] {
+    // Sessions first: resolving one may run statements of its own.
+    var sessionRows: [Int64?] = []
+    sessionRows.reserveCapacity(rows.count)
+    for (row, session) in zip(rows, sessions) {
+      if let session {
+        sessionRows.append(try sessionRow(for: session, beginningAt: row.fixTimeMilliseconds))
+      } else {
+        sessionRows.append(nil)
+      }
+    }
+    return try database.withStatement(
+      """
+      INSERT INTO samples (shift_id, capture_session, fix_time_ms, latitude_e7, longitude_e7,
+        horizontal_accuracy_cm, speed_cm_s, course_cdeg)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """
+    ) { (s) throws(StoreError) -> [Int64] in
+      var ids: [Int64] = []
+      ids.reserveCapacity(rows.count)
+      for (row, sessionRow) in zip(rows, sessionRows) {
+        try s.bind(shiftID, at: 1)
+        try s.bind(sessionRow, at: 2)
+        try s.bind(row.fixTimeMilliseconds, at: 3)
+        try s.bind(row.latitudeE7, at: 4)
+        try s.bind(row.longitudeE7, at: 5)
+        try s.bind(row.horizontalAccuracyCentimetres, at: 6)
+        try s.bind(row.speedCentimetresPerSecond, at: 7)
+        try s.bind(row.courseCentidegrees, at: 8)
+        try s.step()
+        s.reset()
+        ids.append(database.lastInsertRowID)
+      }
+      return ids
+    }
+  }
+
+  /// Calls `body` with each row of the shift after `rowID`, in row order.
+  func readRows(
+    ofShift shiftID: Int64, after rowID: Int64, _ body: (Int64, RouteSample) -> Void
+  ) throws(StoreError) {
+    try database.withStatement(
+      "SELECT \(Self.sampleColumns) FROM samples WHERE shift_id = ? AND id > ? ORDER BY id"
+    ) { (s) throws(StoreError) in
+      try s.bind(shiftID, at: 1)
+      try s.bind(rowID, at: 2)
+      while try s.step() { body(s.int64(0), try sample(from: s)) }
+    }
+  }
+
+  /// Decodes the columns of `sampleColumns`.
+  func sample(from s: Statement) throws(StoreError) -> RouteSample {
+    var session: CaptureSessionID?
+    if let row = s.optionalInt64(1) { session = try captureSessionID(ofRow: row) }
+    let columns = EncodedSample(
+      fixTimeMilliseconds: s.int64(2), latitudeE7: s.int64(3), longitudeE7: s.int64(4),
+      horizontalAccuracyCentimetres: s.int64(5), speedCentimetresPerSecond: s.optionalInt64(6),
+      courseCentidegrees: s.optionalInt64(7))
+    return columns.routeSample(session: session)
+  }
+
+  /// `sample` as the store will read it back: time to the millisecond, position to 1e-7
+  /// degree, accuracy and speed to the centimetre, course to a hundredth of a degree.
+  /// Throws what `append` would for a sample it cannot store.
+  public static func storedForm(of sample: RouteSample) throws(StoreError) -> RouteSample {
+    try EncodedSample(sample).routeSample(session: sample.captureSessionID)
+  }
+}

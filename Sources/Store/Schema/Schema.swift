@@ -1,0 +1,109 @@
+/// The database's layout, one migration per version. `PRAGMA user_version` records the last
+/// migration applied; each runs in one transaction together with the version bump, so a
+/// power cut mid-migration leaves the previous version intact.
+///
+/// Units are chosen for a small row on an SD card, at a precision beyond what a receiver
+/// delivers:
+/// - fix time: INTEGER milliseconds since 1970 (6 bytes). Exact and totally ordered, so
+///   equal timestamps compare equal after a round trip; gpsd reports milliseconds, and no
+///   receiver delivers two fixes within one. A REAL would take 8 bytes for no gain.
+/// - latitude, longitude: INTEGER 1e-7 degrees (4 bytes each, about 1 cm, the native
+///   resolution of u-blox receivers and OpenStreetMap).
+/// - horizontal accuracy: INTEGER centimetres; speed: INTEGER cm/s; course: INTEGER
+///   hundredths of a degree (1 to 3 bytes each).
+enum Schema {
+  struct Migration {
+    let version: Int32
+    let statements: [String]
+  }
+
+  static let migrations: [Migration] = [
+    Migration(
+      version: 1,
+      statements: [
+        """
+        CREATE TABLE shifts (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          started_at_ms INTEGER NOT NULL,
+          ended_at_ms INTEGER,
+          -- The continuity limit the shift is measured with, so its figure is reproducible.
+          maximum_sample_interval REAL NOT NULL CHECK (maximum_sample_interval > 0),
+          -- NULL for a shift recorded here; the source's name for an imported track.
+          imported_from TEXT,
+          -- Kept by the triggers below, so counting a shift's rows costs the same at any
+          -- length. A count of rows, not a measurement: no distance is ever stored.
+          sample_count INTEGER NOT NULL DEFAULT 0
+        )
+        """,
+        // At most one open shift, whatever writes to the file.
+        "CREATE UNIQUE INDEX shifts_single_open ON shifts ((ended_at_ms IS NULL)) WHERE ended_at_ms IS NULL",
+        """
+        CREATE TABLE capture_sessions (
+          id INTEGER PRIMARY KEY,
+          session_key TEXT NOT NULL UNIQUE,
+          started_at_ms INTEGER NOT NULL,
+          ended_at_ms INTEGER,
+          end_reason TEXT
+        )
+        """,
+        """
+        CREATE TABLE samples (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          shift_id INTEGER NOT NULL REFERENCES shifts(id) ON DELETE CASCADE,
+          -- NULL for a track imported from another logger: its continuity is inferred.
+          capture_session INTEGER REFERENCES capture_sessions(id),
+          fix_time_ms INTEGER NOT NULL,
+          latitude_e7 INTEGER NOT NULL CHECK (latitude_e7 BETWEEN -900000000 AND 900000000),
+          longitude_e7 INTEGER NOT NULL CHECK (longitude_e7 BETWEEN -1800000000 AND 1800000000),
+          horizontal_accuracy_cm INTEGER NOT NULL CHECK (horizontal_accuracy_cm >= 0),
+          speed_cm_s INTEGER CHECK (speed_cm_s >= 0),
+          course_cdeg INTEGER CHECK (course_cdeg BETWEEN 0 AND 35999)
+        )
+        """,
+        // Every rowid index entry carries the rowid, so (shift_id) alone serves "rows of
+        // shift S after row R" and "the last row of shift S" as range searches.
+        "CREATE INDEX samples_by_shift ON samples (shift_id)",
+        """
+        CREATE TRIGGER samples_count_insert AFTER INSERT ON samples BEGIN
+          UPDATE shifts SET sample_count = sample_count + 1 WHERE id = NEW.shift_id;
+        END
+        """,
+        """
+        CREATE TRIGGER samples_count_delete AFTER DELETE ON samples BEGIN
+          UPDATE shifts SET sample_count = sample_count - 1 WHERE id = OLD.shift_id;
+        END
+        """,
+        """
+        CREATE TRIGGER samples_count_move AFTER UPDATE OF shift_id ON samples
+        WHEN OLD.shift_id IS NOT NEW.shift_id BEGIN
+          UPDATE shifts SET sample_count = sample_count - 1 WHERE id = OLD.shift_id;
+          UPDATE shifts SET sample_count = sample_count + 1 WHERE id = NEW.shift_id;
+        END
+        """,
+      ]),
+  ]
+
+  /// The version this code writes and understands.
+  static var latestVersion: Int32 { migrations.last?.version ?? 0 }
+
+  /// Applies every migration newer than the file's version, each in its own transaction.
+  /// Returns the version the file had before. Refuses a file newer than the code without
+  /// writing to it.
+  static func migrate(_ database: Database) throws(StoreError) -> Int32 {
+    let found = try userVersion(database)
+    guard found <= latestVersion else {
+      throw .newerSchema(path: database.path, found: found, supported: latestVersion)
+    }
+    for migration in migrations where migration.version > found {
+      try database.writeTransaction("migrate to schema \(migration.version)") { () throws(StoreError) in
+        for statement in migration.statements { try database.execute(statement) }
+        try database.execute("PRAGMA user_version = \(migration.version)")
+      }
+    }
+    return found
+  }
+
+  static func userVersion(_ database: Database) throws(StoreError) -> Int32 {
+    Int32(truncatingIfNeeded: try database.scalarInt64("PRAGMA user_version") ?? 0)
+  }
+}

@@ -1,0 +1,121 @@
+import DashPilotCore
+import Foundation
+
+extension SampleStore {
+  static let shiftColumns =
+    "id, started_at_ms, ended_at_ms, maximum_sample_interval, imported_from, sample_count"
+
+  /// Starts a shift at `startedAt`. Refused with `.shiftAlreadyOpen` while one is open.
+  public func startShift(
+    at startedAt: Date,
+    maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval
+  ) throws(StoreError) -> StoredShift {
+    let start = try EncodedSample.milliseconds(startedAt, role: "shift start")
+    try Self.validate(maximumSampleInterval: maximumSampleInterval)
+    return try write("start a shift") { () throws(StoreError) -> StoredShift in
+      if let open = try openShift() { throw .shiftAlreadyOpen(open.shift) }
+      let id = try insertShift(startMilliseconds: start, endMilliseconds: nil,
+        maximumSampleInterval: maximumSampleInterval, importedFrom: nil)
+      guard let shift = try shift(id: id) else { throw .shiftNotFound(id) }
+      return shift
+    }
+  }
+
+  /// Ends shift `id` at `endedAt`. Flush any pending `SampleBatch` first, so its samples
+  /// are part of the shift.
+  public func endShift(_ id: Int64, at endedAt: Date) throws(StoreError) -> StoredShift {
+    let end = try EncodedSample.milliseconds(endedAt, role: "shift end")
+    return try write("end shift \(id)") { () throws(StoreError) -> StoredShift in
+      guard let found = try shift(id: id) else { throw .shiftNotFound(id) }
+      guard found.shift.isRunning else { throw .shiftAlreadyEnded(found.shift) }
+      try database.withStatement("UPDATE shifts SET ended_at_ms = ? WHERE id = ?") {
+        (s) throws(StoreError) in
+        try s.bind(end, at: 1)
+        try s.bind(id, at: 2)
+        try s.step()
+      }
+      var ended = found
+      ended.shift.endedAt = EncodedSample.date(milliseconds: end)
+      return ended
+    }
+  }
+
+  /// Ends whichever shift is open; `.noOpenShift` when none is.
+  public func endOpenShift(at endedAt: Date) throws(StoreError) -> StoredShift {
+    guard let open = try openShift() else { throw .noOpenShift }
+    return try endShift(open.id, at: endedAt)
+  }
+
+  /// The open shift, if any (at most one: the schema enforces it).
+  public func openShift() throws(StoreError) -> StoredShift? {
+    try database.withStatement(
+      "SELECT \(Self.shiftColumns) FROM shifts WHERE ended_at_ms IS NULL LIMIT 1"
+    ) { (s) throws(StoreError) -> StoredShift? in try s.step() ? Self.shift(from: s) : nil }
+  }
+
+  public func shift(id: Int64) throws(StoreError) -> StoredShift? {
+    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts WHERE id = ?") {
+      (s) throws(StoreError) -> StoredShift? in
+      try s.bind(id, at: 1)
+      return try s.step() ? Self.shift(from: s) : nil
+    }
+  }
+
+  /// Every shift, oldest first.
+  public func shifts() throws(StoreError) -> [StoredShift] {
+    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts ORDER BY id") {
+      (s) throws(StoreError) -> [StoredShift] in
+      var result: [StoredShift] = []
+      while try s.step() { result.append(Self.shift(from: s)) }
+      return result
+    }
+  }
+
+  /// The shift's recorded distance, measured now from its stored rows in one pass, with
+  /// the shift's window when it has ended. Nothing derived is stored, so a fix to the
+  /// calculation improves every historical shift.
+  public func recordedDistance(ofShift id: Int64) throws(StoreError) -> RouteDistance {
+    try database.readTransaction { () throws(StoreError) -> RouteDistance in
+      guard let stored = try shift(id: id) else { throw .shiftNotFound(id) }
+      let samples = try storedSamples(ofShift: id).map(\.sample)
+      return stored.shift.recordedDistance(of: samples, calculator: stored.calculator)
+    }
+  }
+
+  // MARK: - Rows
+
+  func insertShift(
+    startMilliseconds: Int64, endMilliseconds: Int64?, maximumSampleInterval: TimeInterval,
+    importedFrom: String?
+  ) throws(StoreError) -> Int64 {
+    try database.withStatement(
+      """
+      INSERT INTO shifts (started_at_ms, ended_at_ms, maximum_sample_interval, imported_from)
+      VALUES (?, ?, ?, ?)
+      """
+    ) { (s) throws(StoreError) -> Int64 in
+      try s.bind(startMilliseconds, at: 1)
+      try s.bind(endMilliseconds, at: 2)
+      try s.bind(maximumSampleInterval, at: 3)
+      try s.bind(importedFrom, at: 4)
+      try s.step()
+      return database.lastInsertRowID
+    }
+  }
+
+  static func shift(from s: Statement) -> StoredShift {
+    let shift = Shift(
+      id: s.int64(0), startedAt: EncodedSample.date(milliseconds: s.int64(1)),
+      endedAt: s.optionalInt64(2).map(EncodedSample.date(milliseconds:)))
+    return StoredShift(
+      shift: shift, maximumSampleInterval: s.double(3),
+      origin: s.text(4).map { .imported(source: $0) } ?? .recorded,
+      sampleCount: Int(s.int64(5)))
+  }
+
+  static func validate(maximumSampleInterval: TimeInterval) throws(StoreError) {
+    guard maximumSampleInterval.isFinite, maximumSampleInterval > 0 else {
+      throw .invalidSetting("maximum sample interval \(maximumSampleInterval) s must be a positive number of seconds")
+    }
+  }
+}

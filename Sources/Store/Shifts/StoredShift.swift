@@ -1,0 +1,33 @@
+import DashPilotCore
+import Foundation
+
+/// A shift as the store holds it: the domain `Shift` plus what reproduces its figure (the
+/// continuity limit it is measured with) and where its route came from.
+public struct StoredShift: Sendable, Hashable, Identifiable {
+  public enum Origin: Sendable, Hashable {
+    /// Recorded by this box's capture.
+    case recorded
+    /// Imported from another logger's track; `source` is what the caller called it.
+    case imported(source: String)
+  }
+
+  public var shift: Shift
+  public var maximumSampleInterval: TimeInterval
+  public var origin: Origin
+  /// Rows the store holds for the shift.
+  public var sampleCount: Int
+
+  public init(shift: Shift, maximumSampleInterval: TimeInterval, origin: Origin, sampleCount: Int) {
+    self.shift = shift
+    self.maximumSampleInterval = maximumSampleInterval
+    self.origin = origin
+    self.sampleCount = sampleCount
+  }
+
+  public var id: Int64 { shift.id }
+
+  /// The calculator this shift is measured with.
+  public var calculator: RouteMileageCalculator {
+    RouteMileageCalculator(maximumSampleInterval: maximumSampleInterval)
+  }
+}

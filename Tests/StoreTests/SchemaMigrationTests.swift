@@ -1,0 +1,127 @@
+import DashPilotCore
+import Foundation
+import Testing
+import TestSupport
+
+@testable import Store
+
+@Suite struct SchemaMigrationTests {
+  @Test func anEmptyFileIsMigratedToTheLatestSchema() throws {
+    let file = try TemporaryStoreFile("migrate")
+    let store = try file.open()
+    #expect(store.openReport.foundSchemaVersion == 0)
+    #expect(store.openReport.schemaVersion == 1)
+    #expect(store.openReport.wasMigrated)
+    #expect(store.openReport.movedAside == nil)
+    #expect(try store.database.scalarInt64("PRAGMA user_version") == 1)
+    let tables = try store.database.textColumn(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    #expect(tables == ["capture_sessions", "samples", "shifts"])
+    let indexes = try store.database.textColumn(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+    #expect(indexes == ["samples_by_shift", "shifts_single_open"])
+    let triggers = try store.database.textColumn(
+      "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+    #expect(triggers == ["samples_count_delete", "samples_count_insert", "samples_count_move"])
+    let columns = try store.database.textColumn("SELECT name FROM pragma_table_info('samples') ORDER BY cid")
+    #expect(
+      columns == [
+        "id", "shift_id", "capture_session", "fix_time_ms", "latitude_e7", "longitude_e7",
+        "horizontal_accuracy_cm", "speed_cm_s", "course_cdeg",
+      ])
+  }
+
+  @Test func theMigrationIsReportedForTheLog() throws {
+    let file = try TemporaryStoreFile("report")
+    let store = try file.open()
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 1"])
+  }
+
+  @Test func aDatabaseThatCannotBeCreatedGivesATypedError() throws {
+    let file = try TemporaryStoreFile("missing-dir")
+    let path = file.directory.appendingPathComponent("no/such/dir/dashpilot.sqlite").path
+    let error = #expect(throws: StoreError.self) { _ = try SampleStore(path: path) }
+    guard case .cannotWrite(let failure)? = error else {
+      Issue.record("expected cannotWrite, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.primaryResultCode == 14)  // SQLITE_CANTOPEN
+    #expect(failure.operation == "open \(path)")
+  }
+
+  @Test func theFileIsOpenedDurably() throws {
+    let file = try TemporaryStoreFile("durable")
+    let store = try file.open()
+    #expect(try store.database.scalarText("PRAGMA journal_mode") == "wal")
+    #expect(try store.database.scalarInt64("PRAGMA synchronous") == 2)
+    #expect(try store.database.scalarInt64("PRAGMA foreign_keys") == 1)
+  }
+
+  @Test func reopeningACurrentFileMigratesNothing() throws {
+    let file = try TemporaryStoreFile("reopen")
+    do {
+      let store = try file.open()
+      _ = try store.startShift(at: at(1_700_000_000))
+    }
+    let store = try file.open()
+    #expect(store.openReport.foundSchemaVersion == 1)
+    #expect(!store.openReport.wasMigrated)
+    #expect(store.openReport.messages.isEmpty)
+    #expect(try store.shifts().map(\.id) == [1])
+  }
+
+  @Test func aFileFromANewerVersionIsRefusedAndLeftByteIdentical() throws {
+    let file = try TemporaryStoreFile("newer")
+    do {
+      let store = try file.open()
+      let shift = try store.startShift(at: at(1_700_000_000))
+      try store.append(straightRoute(count: 5), toShift: shift.id)
+      try store.database.execute("PRAGMA user_version = 7")
+      try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
+    let namesBefore = try file.fileNames()
+
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 1)) {
+      _ = try file.open()
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
+    #expect(try file.fileNames() == namesBefore)
+    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 1).description
+    #expect(message.contains("schema version 7, newer than the 1"))
+    #expect(message.contains("left unchanged"))
+  }
+
+  @Test func aNewerVersionStillInTheLogIsRefusedToo() throws {
+    let file = try TemporaryStoreFile("newer-in-log")
+    do { _ = try file.open() }
+    // A newer DashPilot still running: its version bump sits in the log, not yet in the file.
+    let newer = try Database(path: file.path)
+    try newer.execute("PRAGMA wal_autocheckpoint = 0")
+    try newer.execute("PRAGMA user_version = 3")
+    let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
+    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 1))
+
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 3, supported: 1)) {
+      _ = try file.open()
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
+    #expect(try newer.scalarInt64("PRAGMA user_version") == 3)
+  }
+
+  @Test func theSchemaAllowsOnlyOneOpenShift() throws {
+    let file = try TemporaryStoreFile("single-open")
+    let store = try file.open()
+    _ = try store.startShift(at: at(1_700_000_000))
+    let error = #expect(throws: StoreError.self) {
+      try store.database.execute(
+        "INSERT INTO shifts (started_at_ms, maximum_sample_interval) VALUES (1700000100000, 120)")
+    }
+    guard case .constraint(let failure)? = error else {
+      Issue.record("expected a constraint failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.primaryResultCode == 19)
+    #expect(failure.message.contains("UNIQUE"))
+  }
+}
