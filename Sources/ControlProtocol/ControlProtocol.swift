@@ -1,1 +1,0 @@
-// The ControlProtocol module: see issue 6.

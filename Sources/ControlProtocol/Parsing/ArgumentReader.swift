@@ -1,0 +1,150 @@
+/// Why an argument was refused, as a phrase naming the argument.
+struct ArgumentFailure: Error {
+  var message: String
+}
+
+/// Reads one command's arguments strictly: the right types, values in range, and no
+/// argument the command does not take (a typo is an error, not silently ignored).
+struct ArgumentReader {
+  let command: ControlCommand
+  let members: [String: JSONValue]
+  private var consumed: Set<String> = []
+
+  /// The most points one assembled import or route may hold; a part that would pass it is
+  /// refused (the server also counts across parts).
+  static let maximumPointsPerPart = 20_000
+
+  init(command: ControlCommand, members: [String: JSONValue]) {
+    self.command = command
+    self.members = members
+  }
+
+  mutating func read() throws(ArgumentFailure) -> ControlArguments {
+    switch command {
+    case .status, .shiftStart, .shiftEnd, .routeClear, .events:
+      return .none
+    case .shifts:
+      let limit = try optionalInteger("limit", range: 1...100_000)
+      return .shifts(limit: limit.map { Int($0) })
+    case .shiftShow:
+      return .shiftShow(id: try requiredInteger("id", range: 1...Int64.max))
+    case .export:
+      return .export(id: try requiredInteger("id", range: 1...Int64.max))
+    case .import:
+      let name = try optionalString("name")
+      let points = try array("points").enumerated().map { index, value throws(ArgumentFailure) in
+        try trackPoint(value, at: index)
+      }
+      return .import(ImportArguments(name: name, points: points, more: try optionalBool("more") ?? false))
+    case .routeLoad:
+      let name = try optionalString("name")
+      let mode = try optionalMode("mode") ?? .driving
+      let coordinates = try array("coordinates").enumerated().map { index, value throws(ArgumentFailure) in
+        try coordinate(value, label: "coordinates[\(index)]")
+      }
+      return .routeLoad(RouteLoadArguments(
+        name: name, mode: mode, coordinates: coordinates, more: try optionalBool("more") ?? false))
+    case .navigate:
+      guard let destination = take("destination") else { throw ArgumentFailure(message: "needs \"destination\"") }
+      let target = try coordinate(destination, label: "destination")
+      return .navigate(NavigateArguments(destination: target, mode: try optionalMode("mode") ?? .driving))
+    }
+  }
+
+  /// Refuses arguments the command does not take.
+  func finish() throws(ArgumentFailure) {
+    let extra = Set(members.keys).subtracting(consumed).sorted()
+    if let first = extra.first {
+      throw ArgumentFailure(message: "does not take the argument \"\(RequestParser.truncated(first))\"")
+    }
+  }
+
+  private mutating func take(_ key: String) -> JSONValue? {
+    consumed.insert(key)
+    if case .null? = members[key] { return nil }
+    return members[key]
+  }
+
+  private mutating func requiredInteger(_ key: String, range: ClosedRange<Int64>) throws(ArgumentFailure) -> Int64 {
+    guard let value = try optionalInteger(key, range: range) else {
+      throw ArgumentFailure(message: "needs an integer \"\(key)\"")
+    }
+    return value
+  }
+
+  private mutating func optionalInteger(_ key: String, range: ClosedRange<Int64>) throws(ArgumentFailure) -> Int64? {
+    guard let value = take(key) else { return nil }
+    guard let integer = value.integerValue else {
+      throw ArgumentFailure(message: "\"\(key)\" must be an integer")
+    }
+    guard range.contains(integer) else {
+      throw ArgumentFailure(message: "\"\(key)\" must be between \(range.lowerBound) and \(range.upperBound)")
+    }
+    return integer
+  }
+
+  private mutating func optionalString(_ key: String) throws(ArgumentFailure) -> String? {
+    guard let value = take(key) else { return nil }
+    guard let string = value.stringValue else { throw ArgumentFailure(message: "\"\(key)\" must be a string") }
+    guard string.utf8.count <= 256 else { throw ArgumentFailure(message: "\"\(key)\" is longer than 256 bytes") }
+    return string
+  }
+
+  private mutating func optionalBool(_ key: String) throws(ArgumentFailure) -> Bool? {
+    guard let value = take(key) else { return nil }
+    guard case .bool(let flag) = value else { throw ArgumentFailure(message: "\"\(key)\" must be true or false") }
+    return flag
+  }
+
+  private mutating func optionalMode(_ key: String) throws(ArgumentFailure) -> WireTravelMode? {
+    guard let value = take(key) else { return nil }
+    guard let name = value.stringValue, let mode = WireTravelMode(rawValue: name) else {
+      throw ArgumentFailure(message: "\"\(key)\" must be \"driving\" or \"walking\"")
+    }
+    return mode
+  }
+
+  private mutating func array(_ key: String) throws(ArgumentFailure) -> [JSONValue] {
+    guard let value = take(key) else { throw ArgumentFailure(message: "needs an array \"\(key)\"") }
+    guard let elements = value.arrayValue else { throw ArgumentFailure(message: "\"\(key)\" must be an array") }
+    guard elements.count <= Self.maximumPointsPerPart else {
+      throw ArgumentFailure(message: "\"\(key)\" has \(elements.count) elements; one part holds at most \(Self.maximumPointsPerPart)")
+    }
+    return elements
+  }
+
+  private func coordinate(_ value: JSONValue, label: String) throws(ArgumentFailure) -> WireCoordinate {
+    guard case .object(let fields) = value, Set(fields.keys) == ["lat", "lon"],
+      let lat = fields["lat"]?.numberValue, let lon = fields["lon"]?.numberValue
+    else { throw ArgumentFailure(message: "\(label) must be {\"lat\":…,\"lon\":…}") }
+    try checkPosition(lat: lat, lon: lon, label: label)
+    return WireCoordinate(lat: lat, lon: lon)
+  }
+
+  private func trackPoint(_ value: JSONValue, at index: Int) throws(ArgumentFailure) -> WireTrackPoint {
+    let label = "points[\(index)]"
+    guard case .object(let fields) = value,
+      Set(fields.keys).isSubset(of: ["lat", "lon", "time", "accuracy"]),
+      let lat = fields["lat"]?.numberValue, let lon = fields["lon"]?.numberValue,
+      let time = fields["time"]?.numberValue
+    else { throw ArgumentFailure(message: "\(label) must be {\"lat\":…,\"lon\":…,\"time\":…[,\"accuracy\":…]}") }
+    try checkPosition(lat: lat, lon: lon, label: label)
+    guard time.isFinite, time >= 0, time < 32_503_680_000 else {
+      throw ArgumentFailure(message: "\(label).time must be seconds since 1970 before the year 3000")
+    }
+    var accuracy: Double?
+    if let field = fields["accuracy"], field != .null {
+      guard let value = field.numberValue, value.isFinite, value >= 0 else {
+        throw ArgumentFailure(message: "\(label).accuracy must be a non-negative number of metres")
+      }
+      accuracy = value
+    }
+    return WireTrackPoint(lat: lat, lon: lon, time: time, accuracy: accuracy)
+  }
+
+  private func checkPosition(lat: Double, lon: Double, label: String) throws(ArgumentFailure) {
+    guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
+      throw ArgumentFailure(message: "\(label) is not a position on Earth (latitude within ±90, longitude within ±180)")
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// A measured distance on the wire: the figure and what was left out of it. The keys are
+/// those of `RouteDistance` in snake case, plus the figure in the display unit.
+public struct WireDistance: Sendable, Hashable, Codable {
+  public var metres: Double
+  /// The figure in `unit`, one decimal place, null when nothing was measured.
+  public var value: Double?
+  public var unit: String
+  public var segments: Int
+  public var gaps: Int
+  public var usablePositions: Int
+  public var usesInferredContinuity: Bool
+  public var isMeasured: Bool
+  public var isPartial: Bool
+
+  public init(
+    metres: Double, value: Double?, unit: String, segments: Int, gaps: Int, usablePositions: Int,
+    usesInferredContinuity: Bool, isMeasured: Bool, isPartial: Bool
+  ) {
+    self.metres = metres
+    self.value = value
+    self.unit = unit
+    self.segments = segments
+    self.gaps = gaps
+    self.usablePositions = usablePositions
+    self.usesInferredContinuity = usesInferredContinuity
+    self.isMeasured = isMeasured
+    self.isPartial = isPartial
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(metres, forKey: .metres)
+    try container.encode(value, forKey: .value)
+    try container.encode(unit, forKey: .unit)
+    try container.encode(segments, forKey: .segments)
+    try container.encode(gaps, forKey: .gaps)
+    try container.encode(usablePositions, forKey: .usablePositions)
+    try container.encode(usesInferredContinuity, forKey: .usesInferredContinuity)
+    try container.encode(isMeasured, forKey: .isMeasured)
+    try container.encode(isPartial, forKey: .isPartial)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case metres, value, unit, segments, gaps
+    case usablePositions = "usable_positions"
+    case usesInferredContinuity = "uses_inferred_continuity"
+    case isMeasured = "is_measured"
+    case isPartial = "is_partial"
+  }
+}
+
+/// A shift as a row: `status`'s open shift, `shifts`, and the answer to `shift start`,
+/// `shift end` and `import`. `summary` is RouteQuality's line ("12.4 mi recorded ·
+/// partial route"), `details` its counts, `spoken` its spoken form.
+public struct ShiftSummary: Sendable, Hashable, Codable {
+  public var id: Int64
+  public var startedAt: Date
+  public var endedAt: Date?
+  public var distance: WireDistance
+  public var summary: String
+  public var details: [String]
+  public var spoken: String
+
+  public init(
+    id: Int64, startedAt: Date, endedAt: Date?, distance: WireDistance, summary: String,
+    details: [String], spoken: String
+  ) {
+    self.id = id
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+    self.distance = distance
+    self.summary = summary
+    self.details = details
+    self.spoken = spoken
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(startedAt, forKey: .startedAt)
+    try container.encode(endedAt, forKey: .endedAt)
+    try container.encode(distance, forKey: .distance)
+    try container.encode(summary, forKey: .summary)
+    try container.encode(details, forKey: .details)
+    try container.encode(spoken, forKey: .spoken)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case id, distance, summary, details, spoken
+    case startedAt = "started_at"
+    case endedAt = "ended_at"
+  }
+}
+
+/// `shifts`: newest first.
+public struct ShiftsResult: Sendable, Hashable, Codable {
+  public var shifts: [ShiftSummary]
+  public init(shifts: [ShiftSummary]) { self.shifts = shifts }
+}
+
+/// `shift show ID`: the row plus the sentences that qualify its figure.
+public struct ShiftDetail: Sendable, Hashable, Codable {
+  public var shift: ShiftSummary
+  public var qualifyingSentences: [String]
+  public var captureSessions: Int
+
+  public init(shift: ShiftSummary, qualifyingSentences: [String], captureSessions: Int) {
+    self.shift = shift
+    self.qualifyingSentences = qualifyingSentences
+    self.captureSessions = captureSessions
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case shift
+    case qualifyingSentences = "qualifying_sentences"
+    case captureSessions = "capture_sessions"
+  }
+}
+
+/// `export ID`: the shift's positions split at every gap, so the client writes each
+/// continuous stretch as its own GPX `trkseg` (GeoJSON `MultiLineString` line).
+public struct ExportResult: Sendable, Hashable, Codable {
+  public var shift: ShiftSummary
+  public var segments: [[WireTrackPoint]]
+
+  public init(shift: ShiftSummary, segments: [[WireTrackPoint]]) {
+    self.shift = shift
+    self.segments = segments
+  }
+}
+
+/// The answer to every part of a multi-part `import` or `route load` but the last.
+public struct PartAccepted: Sendable, Hashable, Codable {
+  /// Points received so far on this connection for this command.
+  public var received: Int
+  public var more: Bool
+
+  public init(received: Int, more: Bool = true) {
+    self.received = received
+    self.more = more
+  }
+}
+
+/// `route load` and `navigate`: the route now followed.
+public struct RouteResult: Sendable, Hashable, Codable {
+  public var name: String?
+  public var mode: WireTravelMode
+  public var points: Int
+  public var lengthMetres: Double
+  /// "file", or the provider that planned it ("valhalla", "osrm").
+  public var source: String
+
+  public init(name: String?, mode: WireTravelMode, points: Int, lengthMetres: Double, source: String) {
+    self.name = name
+    self.mode = mode
+    self.points = points
+    self.lengthMetres = lengthMetres
+    self.source = source
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case name, mode, points, source
+    case lengthMetres = "length_m"
+  }
+}
+
+/// `route clear`, `events` and other answers that only confirm.
+public struct Acknowledgement: Sendable, Hashable, Codable {
+  public var message: String
+  public init(message: String) { self.message = message }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// What `status` answers. Every section is present; what a component has not reported
+/// (or is not plugged into this build) is an explicit null rather than a missing key, so
+/// a script can tell "unknown" from a typo.
+public struct StatusResult: Sendable, Hashable, Codable {
+  public var daemon: DaemonSection
+  public var gpsd: GPSDSection
+  public var capture: CaptureSection
+  /// Null when no shift is open.
+  public var shift: ShiftSummary?
+  /// Null when no route is followed.
+  public var guidance: GuidanceSection?
+  public var store: StoreSection
+
+  public init(
+    daemon: DaemonSection, gpsd: GPSDSection, capture: CaptureSection, shift: ShiftSummary?,
+    guidance: GuidanceSection?, store: StoreSection
+  ) {
+    self.daemon = daemon
+    self.gpsd = gpsd
+    self.capture = capture
+    self.shift = shift
+    self.guidance = guidance
+    self.store = store
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(daemon, forKey: .daemon)
+    try container.encode(gpsd, forKey: .gpsd)
+    try container.encode(capture, forKey: .capture)
+    try container.encode(shift, forKey: .shift)
+    try container.encode(guidance, forKey: .guidance)
+    try container.encode(store, forKey: .store)
+  }
+
+  enum CodingKeys: String, CodingKey { case daemon, gpsd, capture, shift, guidance, store }
+}
+
+public struct DaemonSection: Sendable, Hashable, Codable {
+  public var version: String
+  public var pid: Int32
+  public var startedAt: Date
+  public var uptimeSeconds: Double
+  public var socket: String
+  /// The configuration file read at start-up, null when the defaults were used.
+  public var config: String?
+  /// "running", or "stopping" once SIGTERM arrived.
+  public var state: String
+  /// The configured display unit ("miles" or "kilometres"), for figures status shows.
+  public var units: String
+
+  public init(
+    version: String, pid: Int32, startedAt: Date, uptimeSeconds: Double, socket: String,
+    config: String?, state: String, units: String
+  ) {
+    self.version = version
+    self.pid = pid
+    self.startedAt = startedAt
+    self.uptimeSeconds = uptimeSeconds
+    self.socket = socket
+    self.config = config
+    self.state = state
+    self.units = units
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(version, forKey: .version)
+    try container.encode(pid, forKey: .pid)
+    try container.encode(startedAt, forKey: .startedAt)
+    try container.encode(uptimeSeconds, forKey: .uptimeSeconds)
+    try container.encode(socket, forKey: .socket)
+    try container.encode(config, forKey: .config)
+    try container.encode(state, forKey: .state)
+    try container.encode(units, forKey: .units)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case version, pid, socket, config, state, units
+    case startedAt = "started_at"
+    case uptimeSeconds = "uptime_seconds"
+  }
+}
+
+public struct GPSDSection: Sendable, Hashable, Codable {
+  /// HOST:PORT the daemon reads from.
+  public var address: String
+  public var connected: Bool
+  /// The receiver's path as gpsd names it (`/dev/ttyACM0`), null when none is active.
+  public var device: String?
+  /// "none", "2d" or "3d"; null before the first report.
+  public var fixMode: String?
+  /// Horizontal error of the latest fix in metres, null when unknown.
+  public var accuracyMetres: Double?
+  public var lastFixAt: Date?
+
+  public init(
+    address: String, connected: Bool = false, device: String? = nil, fixMode: String? = nil,
+    accuracyMetres: Double? = nil, lastFixAt: Date? = nil
+  ) {
+    self.address = address
+    self.connected = connected
+    self.device = device
+    self.fixMode = fixMode
+    self.accuracyMetres = accuracyMetres
+    self.lastFixAt = lastFixAt
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(address, forKey: .address)
+    try container.encode(connected, forKey: .connected)
+    try container.encode(device, forKey: .device)
+    try container.encode(fixMode, forKey: .fixMode)
+    try container.encode(accuracyMetres, forKey: .accuracyMetres)
+    try container.encode(lastFixAt, forKey: .lastFixAt)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case address, connected, device
+    case fixMode = "fix_mode"
+    case accuracyMetres = "accuracy_m"
+    case lastFixAt = "last_fix_at"
+  }
+}
+
+public struct CaptureSection: Sendable, Hashable, Codable {
+  /// The current capture session's id, null between sessions.
+  public var session: String?
+  public var sessionStartedAt: Date?
+  /// Fixes kept in this session; null until capture is plugged in.
+  public var accepted: Int?
+  /// Fixes refused in this session, by reason (`no_fix`, `stale`, ...); null until capture
+  /// is plugged in.
+  public var rejected: [String: Int]?
+
+  public init(session: String? = nil, sessionStartedAt: Date? = nil, accepted: Int? = nil, rejected: [String: Int]? = nil) {
+    self.session = session
+    self.sessionStartedAt = sessionStartedAt
+    self.accepted = accepted
+    self.rejected = rejected
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(session, forKey: .session)
+    try container.encode(sessionStartedAt, forKey: .sessionStartedAt)
+    try container.encode(accepted, forKey: .accepted)
+    try container.encode(rejected, forKey: .rejected)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case session, accepted, rejected
+    case sessionStartedAt = "session_started_at"
+  }
+}
+
+public struct GuidanceSection: Sendable, Hashable, Codable {
+  public var mode: String
+  /// "waiting_for_fix", "following", "off_route" or "arrived".
+  public var phase: String
+  public var distanceRemainingMetres: Double?
+  /// A sentence about rerouting, when one is pending or failed.
+  public var reroute: String?
+
+  public init(mode: String, phase: String, distanceRemainingMetres: Double? = nil, reroute: String? = nil) {
+    self.mode = mode
+    self.phase = phase
+    self.distanceRemainingMetres = distanceRemainingMetres
+    self.reroute = reroute
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(mode, forKey: .mode)
+    try container.encode(phase, forKey: .phase)
+    try container.encode(distanceRemainingMetres, forKey: .distanceRemainingMetres)
+    try container.encode(reroute, forKey: .reroute)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case mode, phase, reroute
+    case distanceRemainingMetres = "distance_remaining_m"
+  }
+}
+
+public struct StoreSection: Sendable, Hashable, Codable {
+  public var path: String
+  /// Whether the last write succeeded; null until the store is plugged in.
+  public var ok: Bool?
+  public var lastError: String?
+
+  public init(path: String, ok: Bool? = nil, lastError: String? = nil) {
+    self.path = path
+    self.ok = ok
+    self.lastError = lastError
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(path, forKey: .path)
+    try container.encode(ok, forKey: .ok)
+    try container.encode(lastError, forKey: .lastError)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case path, ok
+    case lastError = "last_error"
+  }
+}

@@ -1,0 +1,38 @@
+/// An error answer's machine-readable code and a sentence for the person reading it.
+public struct ControlError: Error, Sendable, Hashable, Codable {
+  public enum Code: String, Sendable, Hashable, Codable {
+    // The request itself was wrong.
+    case notJSON = "not_json"
+    case lineTooLong = "line_too_long"
+    case unsupportedVersion = "unsupported_version"
+    case badRequest = "bad_request"
+    case unknownCommand = "unknown_command"
+    case badArguments = "bad_arguments"
+    // The daemon would not or could not answer it.
+    case permissionDenied = "permission_denied"
+    case unavailable = "unavailable"
+    case busy = "busy"
+    case idleTimeout = "idle_timeout"
+    case notFound = "not_found"
+    case conflict = "conflict"
+    case failed = "failed"
+    case shuttingDown = "shutting_down"
+  }
+
+  public var code: Code
+  public var message: String
+
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  /// Decodes an unknown code from a newer daemon as `failed` rather than not at all, keeping
+  /// its message, so the client still shows the sentence.
+  public init(from decoder: Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let rawCode = try container.decode(String.self, forKey: .code)
+    code = Code(rawValue: rawCode) ?? .failed
+    message = try container.decode(String.self, forKey: .message)
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Builds the answer lines the daemon writes.
+public enum ControlResponse {
+  /// `{"v":1,"id":N,"ok":true,"result":{...}}`
+  public static func success<Result: Encodable>(id: Int64, result: Result) -> Data {
+    ControlCoding.line(SuccessEnvelope(v: ControlProtocolLimits.version, id: id, ok: true, result: result))
+  }
+
+  /// `{"v":1,"id":N,"ok":false,"error":{"code":"...","message":"..."}}`; `id` is null when
+  /// the request was too broken to carry one.
+  public static func failure(id: Int64?, error: ControlError) -> Data {
+    ControlCoding.line(FailureEnvelope(v: ControlProtocolLimits.version, id: id, ok: false, error: error))
+  }
+
+  struct SuccessEnvelope<Result: Encodable>: Encodable {
+    var v: Int
+    var id: Int64
+    var ok: Bool
+    var result: Result
+  }
+
+  struct FailureEnvelope: Encodable {
+    var v: Int
+    var id: Int64?
+    var ok: Bool
+    var error: ControlError
+
+    func encode(to encoder: Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(v, forKey: .v)
+      try container.encode(id, forKey: .id)
+      try container.encode(ok, forKey: .ok)
+      try container.encode(error, forKey: .error)
+    }
+
+    enum CodingKeys: String, CodingKey { case v, id, ok, error }
+  }
+}
+
+/// One line the daemon wrote, as the client reads it: an answer to a request, or an event
+/// of a followed stream.
+public enum ServerLine: Sendable {
+  case answer(id: Int64?, outcome: Result<JSONValue, ControlError>)
+  case event(ControlEvent)
+
+  /// Parses a line; a line that is neither is reported with what was wrong.
+  public static func parse(_ line: Data) -> Result<ServerLine, ControlError> {
+    let decoder = ControlCoding.makeDecoder()
+    guard let value = try? decoder.decode(JSONValue.self, from: line), case .object(let members) = value
+    else { return .failure(ControlError(.notJSON, "the daemon's answer is not a JSON object")) }
+    guard members["v"]?.integerValue == Int64(ControlProtocolLimits.version) else {
+      return .failure(ControlError(.unsupportedVersion, "the daemon speaks another protocol version"))
+    }
+    if members["event"] != nil {
+      guard let event = try? decoder.decode(EventEnvelope.self, from: line) else {
+        return .failure(ControlError(.notJSON, "the daemon's event line has an unexpected shape"))
+      }
+      return .success(.event(event.event))
+    }
+    let id = members["id"]?.integerValue
+    switch members["ok"] {
+    case .bool(true):
+      return .success(.answer(id: id, outcome: .success(members["result"] ?? .null)))
+    case .bool(false):
+      guard let envelope = try? decoder.decode(ErrorEnvelope.self, from: line) else {
+        return .failure(ControlError(.notJSON, "the daemon's error answer has an unexpected shape"))
+      }
+      return .success(.answer(id: id, outcome: .failure(envelope.error)))
+    default:
+      return .failure(ControlError(.notJSON, "the daemon's answer has no \"ok\""))
+    }
+  }
+
+  /// Decodes an answer's result into the type the command answers with.
+  public static func decode<T: Decodable>(_ type: T.Type, from result: JSONValue) -> Result<T, ControlError> {
+    do {
+      let data = try ControlCoding.makeEncoder().encode(result)
+      return .success(try ControlCoding.makeDecoder().decode(type, from: data))
+    } catch {
+      return .failure(ControlError(.notJSON, "the daemon's answer does not have the expected fields (\(error))"))
+    }
+  }
+
+  struct ErrorEnvelope: Decodable { var error: ControlError }
+  struct EventEnvelope: Decodable { var event: ControlEvent }
+}

@@ -1,0 +1,53 @@
+import ControlProtocol
+import Foundation
+
+/// What the daemon hands its components: configuration, logging, the loop's mailbox, and
+/// the one call that tells both the journal and `events` followers that something
+/// happened. Loop thread only (use `bind` to carry a value to another thread and back).
+public final class DaemonContext {
+  public let configuration: DaemonConfiguration
+  /// The configuration file read, nil when the built-in defaults were used.
+  public let configurationFile: String?
+  public let logger: any Logger
+  public let notifier: any ServiceNotifier
+  let loop: EventLoop
+  var publishHandler: (ControlEvent) -> Void = { _ in }
+
+  init(
+    configuration: DaemonConfiguration, configurationFile: String?, logger: any Logger,
+    notifier: any ServiceNotifier, loop: EventLoop
+  ) {
+    self.configuration = configuration
+    self.configurationFile = configurationFile
+    self.logger = logger
+    self.notifier = notifier
+    self.loop = loop
+  }
+
+  /// Posts work to the loop thread from any thread.
+  public var mailbox: LoopMailbox { loop.mailbox }
+
+  /// Wraps a loop-thread value (a component, a `Responder`) so work posted from another
+  /// thread can reach it.
+  public func bind<Value>(_ value: Value) -> LoopBound<Value> { loop.bind(value) }
+
+  /// Runs `handler` on the loop every `interval` seconds (besides the 1 s `tick`).
+  public func every(_ interval: TimeInterval, _ handler: @escaping () -> Void) { loop.every(interval, handler) }
+
+  /// One thing that happened: a line in the journal (with its structured fields) and an
+  /// event to every `events` follower. `type` is dotted, such as `capture.session_started`.
+  public func announce(
+    _ type: String, _ message: String, priority: LogPriority = .notice, fields: LogFields = .none,
+    data: [String: JSONValue] = [:], at time: Date = Date()
+  ) {
+    logger.log(priority, message, fields: fields)
+    var eventFields = data
+    if let session = fields.session { eventFields["session"] = .string(session) }
+    if let shift = fields.shift { eventFields["shift"] = .number(Double(shift)) }
+    if let reason = fields.reason { eventFields["reason"] = .string(reason) }
+    publishHandler(ControlEvent(type: type, time: time, message: message, fields: eventFields))
+  }
+
+  /// Sets the one-line status systemd shows in `systemctl status dashpilotd`.
+  public func setServiceStatus(_ text: String) { notifier.status(text) }
+}

@@ -1,0 +1,136 @@
+import DashPilotCore
+import Foundation
+import Guidance
+
+/// Applies the file's entries to a configuration: pure, so every rule is tested without a
+/// file. The first wrong entry stops it; nothing is half-applied because the caller only
+/// gets a configuration back when every entry was good.
+public enum ConfigurationValidator {
+  /// The sections and keys the file may hold. Matching is exact, as in systemd units.
+  public static let knownKeys: [String: [String]] = [
+    "GPSD": ["Address"],
+    "Capture": ["MaximumHorizontalAccuracy", "MaximumAge", "MaximumImpliedSpeed", "MinimumMovement"],
+    "Measurement": ["MaximumSampleInterval", "Units"],
+    "Store": ["Database"],
+    "Control": ["Socket", "SocketGroup", "IdleTimeout", "MaximumClients"],
+    "Guidance": ["Mode", "Language", "SpeechCommand"],
+    "Routing": ["Provider", "URL"],
+  ]
+
+  public static func apply(
+    _ entries: [ConfigurationEntry], to base: DaemonConfiguration, file: String?
+  ) -> Result<DaemonConfiguration, ConfigurationError> {
+    var configuration = base
+    var seen: [String: Int] = [:]
+    for entry in entries {
+      let name = "[\(entry.section)] \(entry.key)"
+      func failure(_ message: String) -> Result<DaemonConfiguration, ConfigurationError> {
+        .failure(ConfigurationError(file: file, line: entry.line, key: entry.key, message))
+      }
+      guard !entry.section.isEmpty else {
+        return failure("a key outside any section; put it under its [Section]")
+      }
+      guard let keys = knownKeys[entry.section] else {
+        return failure("unknown section [\(entry.section)]; sections are \(knownKeys.keys.sorted().joined(separator: ", "))")
+      }
+      guard keys.contains(entry.key) else {
+        return failure("unknown key in [\(entry.section)]; its keys are \(keys.joined(separator: ", "))")
+      }
+      if let earlier = seen[name] {
+        return failure("set twice (first on line \(earlier))")
+      }
+      seen[name] = entry.line
+      if let message = set(entry, in: &configuration) { return failure(message) }
+    }
+    return .success(configuration)
+  }
+
+  /// Sets one entry; returns what was wrong with its value, or nil.
+  static func set(_ entry: ConfigurationEntry, in configuration: inout DaemonConfiguration) -> String? {
+    let value = entry.value
+    switch (entry.section, entry.key) {
+    case ("GPSD", "Address"):
+      guard let address = ServiceAddress(parsing: value) else {
+        return "\"\(value)\" is not HOST:PORT (such as localhost:2947 or [::1]:2947)"
+      }
+      configuration.gpsd = address
+    case ("Capture", "MaximumHorizontalAccuracy"):
+      return number(value, "metres", 1...10_000) { configuration.filter.maximumHorizontalAccuracy = $0 }
+    case ("Capture", "MaximumAge"):
+      return number(value, "seconds", 0.1...86_400) { configuration.filter.maximumAge = $0 }
+    case ("Capture", "MaximumImpliedSpeed"):
+      return number(value, "metres per second", 1...1_000) { configuration.filter.maximumImpliedSpeed = $0 }
+    case ("Capture", "MinimumMovement"):
+      return number(value, "metres", 0...1_000) { configuration.filter.minimumMovement = $0 }
+    case ("Measurement", "MaximumSampleInterval"):
+      return number(value, "seconds", 1...86_400) { configuration.maximumSampleInterval = $0 }
+    case ("Measurement", "Units"):
+      guard let unit = DistanceUnit(name: value) else { return "\"\(value)\" is not miles or kilometres" }
+      configuration.units = unit
+    case ("Store", "Database"):
+      guard value.hasPrefix("/") else { return "\"\(value)\" is not an absolute path" }
+      configuration.databasePath = value
+    case ("Control", "Socket"):
+      if let problem = socketPathProblem(value) { return problem }
+      configuration.socketPath = value
+    case ("Control", "SocketGroup"):
+      guard value.isEmpty || isGroupName(value) else { return "\"\(value)\" is not a group name" }
+      configuration.socketGroup = value.isEmpty ? nil : value
+    case ("Control", "IdleTimeout"):
+      return number(value, "seconds", 0.1...86_400) { configuration.idleTimeout = $0 }
+    case ("Control", "MaximumClients"):
+      guard let count = Int(value), (1...1_000).contains(count) else {
+        return "\"\(value)\" is not a whole number from 1 to 1000"
+      }
+      configuration.maximumClients = count
+    case ("Guidance", "Mode"):
+      guard let mode = TravelMode(rawValue: value) else { return "\"\(value)\" is not driving or walking" }
+      configuration.guidanceMode = mode
+    case ("Guidance", "Language"):
+      guard let language = AnnouncementLanguage(rawValue: value) else {
+        return "\"\(value)\" is not english or korean"
+      }
+      configuration.language = language
+    case ("Guidance", "SpeechCommand"):
+      configuration.speechCommand = value.isEmpty ? nil : value
+    case ("Routing", "Provider"):
+      guard let provider = RoutingProviderKind(rawValue: value) else { return "\"\(value)\" is not valhalla or osrm" }
+      configuration.routingProvider = provider
+    case ("Routing", "URL"):
+      guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),
+        url.host != nil
+      else { return "\"\(value)\" is not an http:// or https:// URL" }
+      configuration.routingURL = value
+    default:
+      return "unknown key"
+    }
+    return nil
+  }
+
+  /// The one reason a socket path cannot be used, or nil.
+  public static func socketPathProblem(_ path: String) -> String? {
+    guard path.hasPrefix("/") else { return "\"\(path)\" is not an absolute path" }
+    guard path.utf8.count <= 107 else { return "the socket path is longer than 107 bytes, the limit of a Unix socket address" }
+    return nil
+  }
+
+  static func isGroupName(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first, text.utf8.count <= 32 else { return false }
+    let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+    return first != "-" && text.unicodeScalars.allSatisfy { allowed.contains($0) }
+  }
+
+  private static func number(
+    _ text: String, _ unit: String, _ range: ClosedRange<Double>, _ assign: (Double) -> Void
+  ) -> String? {
+    guard let value = Double(text), value.isFinite, range.contains(value) else {
+      return "\"\(text)\" is not a number of \(unit) from \(format(range.lowerBound)) to \(format(range.upperBound))"
+    }
+    assign(value)
+    return nil
+  }
+
+  private static func format(_ value: Double) -> String {
+    value.rounded() == value ? String(Int(value)) : String(value)
+  }
+}

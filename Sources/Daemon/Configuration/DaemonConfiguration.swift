@@ -1,0 +1,81 @@
+import DashPilotCore
+import Foundation
+import Guidance
+
+/// Everything the daemon is configured with: a plain value, built from the defaults, then
+/// the file, then the command line, and checked as a whole before anything starts.
+public struct DaemonConfiguration: Sendable, Hashable {
+  public var gpsd: ServiceAddress = ServiceAddress(host: "localhost", port: 2947)
+  public var filter = RouteSampleFilter.Configuration()
+  public var units: DistanceUnit = .miles
+  public var databasePath = "/var/lib/dashpilot/dashpilot.sqlite"
+  public var socketPath = "/run/dashpilot/control.sock"
+  /// The group the socket belongs to; nil keeps the daemon's own group (the unit's
+  /// `Group=dashpilot`).
+  public var socketGroup: String?
+  /// A client that sends no complete request for this long is told so and closed.
+  public var idleTimeout: TimeInterval = 30
+  /// Connections beyond this are answered `busy` and closed at once.
+  public var maximumClients = 64
+  public var guidanceMode: TravelMode = .driving
+  public var language: AnnouncementLanguage = .english
+  public var routingProvider: RoutingProviderKind = .valhalla
+  public var routingURL = "http://localhost:8002"
+  /// A command the announcements are piped to (text on standard input); nil is silent.
+  public var speechCommand: String?
+
+  public init() {}
+
+  public static let defaultConfigurationPath = "/etc/dashpilot/dashpilot.conf"
+
+  /// `maximumSampleInterval` lives in the filter's configuration so the speed rule and the
+  /// measurement share one number.
+  public var maximumSampleInterval: TimeInterval {
+    get { filter.maximumSampleInterval }
+    set { filter.maximumSampleInterval = newValue }
+  }
+}
+
+public enum AnnouncementLanguage: String, Sendable, Hashable, CaseIterable {
+  case english
+  case korean
+}
+
+public enum RoutingProviderKind: String, Sendable, Hashable, CaseIterable {
+  case valhalla
+  case osrm
+}
+
+/// HOST:PORT of a TCP service; IPv6 literals in brackets (`[::1]:2947`).
+public struct ServiceAddress: Sendable, Hashable, CustomStringConvertible {
+  public var host: String
+  public var port: UInt16
+
+  public init(host: String, port: UInt16) {
+    self.host = host
+    self.port = port
+  }
+
+  public init?(parsing text: String) {
+    var host: Substring
+    var portText: Substring
+    if text.hasPrefix("[") {
+      guard let close = text.firstIndex(of: "]") else { return nil }
+      host = text[text.index(after: text.startIndex)..<close]
+      let rest = text[text.index(after: close)...]
+      guard rest.hasPrefix(":") else { return nil }
+      portText = rest.dropFirst()
+    } else {
+      guard let colon = text.lastIndex(of: ":") else { return nil }
+      host = text[..<colon]
+      portText = text[text.index(after: colon)...]
+      if host.contains(":") { return nil }
+    }
+    guard !host.isEmpty, !host.contains(where: { $0.isWhitespace }),
+      let port = UInt16(portText), port > 0
+    else { return nil }
+    self.init(host: String(host), port: port)
+  }
+
+  public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

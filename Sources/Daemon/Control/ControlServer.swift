@@ -1,0 +1,322 @@
+import ControlProtocol
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+public struct ControlServerLimits: Sendable, Hashable {
+  public var maximumClients: Int
+  public var idleTimeout: TimeInterval
+  /// A follower of `events` whose unread output passes this is disconnected: a client
+  /// that stops reading must not make the daemon hold its stream without bound.
+  public var maximumFollowerBacklog = 1 << 20
+  /// A client whose unread answers pass this is not read from until it catches up, so a
+  /// client that pipelines requests without reading cannot grow the daemon's memory.
+  public var maximumPendingAnswers = 1 << 20
+  /// The most points one multi-part `import` or `route load` may assemble.
+  public var maximumAssembledPoints = 1_000_000
+
+  public init(maximumClients: Int, idleTimeout: TimeInterval) {
+    self.maximumClients = maximumClients
+    self.idleTimeout = idleTimeout
+  }
+}
+
+/// Serves the control socket on the event loop: accepts without blocking, reads lines,
+/// parses them with `RequestParser`, checks who may change state, and hands each checked
+/// request to `route` in the order it arrived. One slow or silent client never stalls
+/// another: every socket is non-blocking and every buffer bounded.
+public final class ControlServer {
+  public typealias Route = (ControlRequest, Responder) -> Void
+
+  private let listener: ListeningSocket
+  private let loop: EventLoop
+  private let limits: ControlServerLimits
+  private let policy: AccessPolicy
+  private let logger: any Logger
+  private let route: Route
+  private var connections: [Int32: ClientConnection] = [:]
+  private var nextConnectionNumber = 1
+  private static let readChunk = 64 * 1024
+
+  public init(
+    listener: ListeningSocket, loop: EventLoop, limits: ControlServerLimits, policy: AccessPolicy,
+    logger: any Logger, route: @escaping Route
+  ) {
+    self.listener = listener
+    self.loop = loop
+    self.limits = limits
+    self.policy = policy
+    self.logger = logger
+    self.route = route
+  }
+
+  public var clientCount: Int { connections.count }
+
+  /// Starts accepting; the idle check runs a few times per timeout.
+  public func start() {
+    loop.watch(listener.fd, events: Int16(POLLIN)) { [unowned self] _ in acceptClients() }
+    loop.every(min(1, max(0.05, limits.idleTimeout / 4))) { [unowned self] in closeIdleClients() }
+  }
+
+  /// Writes an event line to every follower.
+  public func publish(_ event: ControlEvent) {
+    let line = event.encodedLine
+    for connection in connections.values where connection.isFollowing && connection.isOpen {
+      if connection.pendingOutputCount + line.count > limits.maximumFollowerBacklog {
+        logger.warning("dropping an events follower (pid \(connection.peer.pid)) that stopped reading")
+        close(connection)
+        continue
+      }
+      send(line, to: connection)
+    }
+  }
+
+  /// Stops accepting, gives followers and pending answers a moment to be written, and
+  /// closes everything.
+  public func shutDown(flushFor seconds: TimeInterval = 0.5) {
+    loop.unwatch(listener.fd)
+    let deadline = MonotonicClock.now() + seconds
+    while MonotonicClock.now() < deadline {
+      let waiting = connections.values.filter { $0.pendingOutputCount > 0 }
+      guard !waiting.isEmpty else { break }
+      var descriptors = waiting.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
+      _ = poll(&descriptors, nfds_t(descriptors.count), 50)
+      for connection in waiting { flush(connection) }
+    }
+    for connection in Array(connections.values) { close(connection) }
+    listener.close()
+  }
+
+  // MARK: - Accepting
+
+  private func acceptClients() {
+    while true {
+      // accept4 is hidden by Glibc's module; set the flags straight after accept.
+      let fd = accept(listener.fd, nil, nil)
+      guard fd >= 0 else {
+        if errno == EINTR || errno == ECONNABORTED { continue }
+        if errno != EAGAIN && errno != EWOULDBLOCK {
+          logger.warning("accepting a control connection failed: \(String(cString: strerror(errno)))")
+        }
+        return
+      }
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      guard let peer = PeerCredentials.of(fd) else {
+        Glibc.close(fd)
+        continue
+      }
+      let connection = ClientConnection(fd: fd, number: nextConnectionNumber, peer: peer, now: MonotonicClock.now())
+      nextConnectionNumber += 1
+      connections[fd] = connection
+      loop.watch(fd, events: Int16(POLLIN)) { [unowned self] events in handleEvents(events, on: connection) }
+      if connections.count > limits.maximumClients {
+        refuse(connection, id: nil, ControlError(.busy, "the daemon already serves \(limits.maximumClients) clients; try again shortly"))
+      }
+    }
+  }
+
+  // MARK: - Reading
+
+  private func handleEvents(_ events: Int16, on connection: ClientConnection) {
+    guard connection.isOpen else { return }
+    if events & Int16(POLLOUT) != 0 { flush(connection) }
+    guard connection.isOpen else { return }
+    if events & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.peerClosedInput, !connection.closeWhenFlushed {
+      readAvailable(connection)
+    } else if events & Int16(POLLHUP | POLLERR) != 0 {
+      close(connection)
+    }
+  }
+
+  private func readAvailable(_ connection: ClientConnection) {
+    var buffer = [UInt8](repeating: 0, count: Self.readChunk)
+    let count = recv(connection.fd, &buffer, buffer.count, 0)
+    if count < 0 {
+      if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+      close(connection)
+      return
+    }
+    if count == 0 {
+      connection.peerClosedInput = true
+      finishIfDone(connection)
+      return
+    }
+    connection.input.append(contentsOf: buffer[0..<count])
+    processLines(connection)
+  }
+
+  private func processLines(_ connection: ClientConnection) {
+    var start = 0
+    while connection.isOpen, !connection.closeWhenFlushed,
+      let newline = connection.input[start...].firstIndex(of: 0x0A)
+    {
+      let line = connection.input[start..<newline]
+      start = newline + 1
+      connection.lastRequestAt = MonotonicClock.now()
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      handleLine(line, on: connection)
+    }
+    connection.input.removeFirst(min(start, connection.input.count))
+    if connection.input.count > ControlProtocolLimits.maximumLineLength, !connection.closeWhenFlushed {
+      refuse(connection, id: nil, ControlError(
+        .lineTooLong, "a request line passed the limit of \(ControlProtocolLimits.maximumLineLength) bytes; closing the connection"))
+    }
+  }
+
+  private func handleLine(_ line: ArraySlice<UInt8>, on connection: ClientConnection) {
+    switch RequestParser.parse(line) {
+    case .failure(let failure):
+      send(ControlResponse.failure(id: failure.id, error: failure.error), to: connection)
+    case .success(let request):
+      if request.command.changesState && !mayChangeState(connection) {
+        let error = ControlError(
+          .permissionDenied,
+          "\(request.command.rawValue) changes what the daemon records; only root, the daemon's user and members of the socket group (\(groupDescription)) may do that")
+        logger.notice("refused \(request.command.rawValue) from uid \(connection.peer.uid) (pid \(connection.peer.pid)): not in the socket group", fields: LogFields(reason: "permission_denied"))
+        send(ControlResponse.failure(id: request.id, error: error), to: connection)
+        return
+      }
+      guard let assembled = assemble(request, on: connection) else { return }
+      route(assembled, Responder(requestID: assembled.id, connection: connection, server: self))
+    }
+  }
+
+  private var groupDescription: String {
+    GroupDatabase.groupName(policy.socketGID).map { "group \($0)" } ?? "gid \(policy.socketGID)"
+  }
+
+  private func mayChangeState(_ connection: ClientConnection) -> Bool {
+    if let cached = connection.mayChangeState { return cached }
+    let allowed = policy.mayChangeState(connection.peer)
+    connection.mayChangeState = allowed
+    return allowed
+  }
+
+  /// Collects the parts of a multi-part import or route load; returns the request to
+  /// route once the last part has arrived, nil after acknowledging an earlier part.
+  private func assemble(_ request: ControlRequest, on connection: ClientConnection) -> ControlRequest? {
+    switch request.arguments {
+    case .import(let part):
+      var whole = connection.pendingImport ?? ImportArguments(name: part.name, points: [], more: false)
+      whole.points += part.points
+      guard whole.points.count <= limits.maximumAssembledPoints else {
+        connection.pendingImport = nil
+        send(ControlResponse.failure(id: request.id, error: ControlError(.badArguments, "import: more than \(limits.maximumAssembledPoints) points")), to: connection)
+        return nil
+      }
+      if part.more {
+        connection.pendingImport = whole
+        send(ControlResponse.success(id: request.id, result: PartAccepted(received: whole.points.count)), to: connection)
+        return nil
+      }
+      connection.pendingImport = nil
+      whole.more = false
+      return ControlRequest(id: request.id, command: request.command, arguments: .import(whole))
+    case .routeLoad(let part):
+      var whole = connection.pendingRoute ?? RouteLoadArguments(name: part.name, mode: part.mode, coordinates: [], more: false)
+      guard whole.mode == part.mode else {
+        connection.pendingRoute = nil
+        send(ControlResponse.failure(id: request.id, error: ControlError(.badArguments, "route.load: a part changed the mode from \(whole.mode.rawValue) to \(part.mode.rawValue)")), to: connection)
+        return nil
+      }
+      whole.coordinates += part.coordinates
+      guard whole.coordinates.count <= limits.maximumAssembledPoints else {
+        connection.pendingRoute = nil
+        send(ControlResponse.failure(id: request.id, error: ControlError(.badArguments, "route.load: more than \(limits.maximumAssembledPoints) coordinates")), to: connection)
+        return nil
+      }
+      if part.more {
+        connection.pendingRoute = whole
+        send(ControlResponse.success(id: request.id, result: PartAccepted(received: whole.coordinates.count)), to: connection)
+        return nil
+      }
+      connection.pendingRoute = nil
+      whole.more = false
+      return ControlRequest(id: request.id, command: request.command, arguments: .routeLoad(whole))
+    default:
+      return request
+    }
+  }
+
+  // MARK: - Writing
+
+  func send(_ line: Data, to connection: ClientConnection) {
+    guard connection.isOpen else { return }
+    if connection.outputStart > 0 && connection.outputStart == connection.output.count {
+      connection.output.removeAll(keepingCapacity: true)
+      connection.outputStart = 0
+    }
+    connection.output.append(contentsOf: line)
+    flush(connection)
+  }
+
+  private func flush(_ connection: ClientConnection) {
+    while connection.isOpen && connection.pendingOutputCount > 0 {
+      let written = connection.output.withUnsafeBytes { bytes in
+        Glibc.send(connection.fd, bytes.baseAddress! + connection.outputStart, connection.pendingOutputCount, Int32(MSG_NOSIGNAL))
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        if errno == EAGAIN || errno == EWOULDBLOCK { break }
+        close(connection)
+        return
+      }
+      connection.outputStart += written
+    }
+    guard connection.isOpen else { return }
+    if connection.pendingOutputCount == 0 {
+      connection.output.removeAll(keepingCapacity: connection.output.count < 65_536)
+      connection.outputStart = 0
+      loop.setEvents(connection.fd, connection.closeWhenFlushed || connection.peerClosedInput ? 0 : Int16(POLLIN))
+      finishIfDone(connection)
+    } else {
+      let readMore = !connection.closeWhenFlushed && !connection.peerClosedInput
+        && connection.pendingOutputCount <= limits.maximumPendingAnswers
+      loop.setEvents(connection.fd, Int16(POLLOUT) | (readMore ? Int16(POLLIN) : 0))
+    }
+  }
+
+  /// Closes a connection whose work is over: told to close, or the client finished
+  /// sending and every answer has been written.
+  private func finishIfDone(_ connection: ClientConnection) {
+    guard connection.isOpen, connection.pendingOutputCount == 0 else { return }
+    if connection.closeWhenFlushed
+      || (connection.peerClosedInput && (connection.outstandingAnswers == 0 || connection.isFollowing))
+    {
+      close(connection)
+    }
+  }
+
+  private func refuse(_ connection: ClientConnection, id: Int64?, _ error: ControlError) {
+    connection.closeWhenFlushed = true
+    connection.input.removeAll()
+    send(ControlResponse.failure(id: id, error: error), to: connection)
+    finishIfDone(connection)
+  }
+
+  private func closeIdleClients() {
+    let now = MonotonicClock.now()
+    for connection in Array(connections.values) where connection.isOpen {
+      finishIfDone(connection)
+      guard connection.isOpen, !connection.isFollowing, connection.outstandingAnswers == 0,
+        !connection.closeWhenFlushed, now - connection.lastRequestAt >= limits.idleTimeout
+      else { continue }
+      refuse(connection, id: nil, ControlError(.idleTimeout, "no request for \(formatSeconds(limits.idleTimeout)) s; closing the connection"))
+    }
+  }
+
+  private func close(_ connection: ClientConnection) {
+    guard connection.isOpen else { return }
+    connection.isOpen = false
+    loop.unwatch(connection.fd)
+    connections[connection.fd] = nil
+    Glibc.close(connection.fd)
+  }
+
+  private func formatSeconds(_ value: TimeInterval) -> String {
+    value.rounded() == value ? String(Int(value)) : String(value)
+  }
+}

@@ -1,1 +1,0 @@
-// The Daemon module: see issue 6.

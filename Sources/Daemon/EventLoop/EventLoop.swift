@@ -1,0 +1,98 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The daemon's one thread of control. Everything that changes the daemon's state runs
+/// here, one event at a time: a readable socket, a signal, posted work from another
+/// thread, a timer. Nothing here blocks: sockets are non-blocking, and blocking C calls
+/// (libgps reads, HTTP) live on threads of their own that post results back.
+public final class EventLoop {
+  public let mailbox: LoopMailbox
+  let owner: pthread_t
+
+  private struct Watcher {
+    var events: Int16
+    var handler: (Int16) -> Void
+  }
+
+  private struct RepeatingTimer {
+    var interval: Double
+    var deadline: Double
+    var handler: () -> Void
+  }
+
+  private var watchers: [Int32: Watcher] = [:]
+  private var timers: [RepeatingTimer] = []
+  private var stopRequested = false
+
+  /// Creates the loop for the calling thread, which must be the one that calls `run()`.
+  public init() throws {
+    mailbox = try LoopMailbox()
+    owner = pthread_self()
+  }
+
+  /// Wraps a loop-thread value so posted work can reach it.
+  public func bind<Value>(_ value: Value) -> LoopBound<Value> {
+    LoopBound(value, owner: owner)
+  }
+
+  /// Calls `handler` with the returned events whenever `fd` is ready for `events`.
+  public func watch(_ fd: Int32, events: Int16, handler: @escaping (Int16) -> Void) {
+    watchers[fd] = Watcher(events: events, handler: handler)
+  }
+
+  public func setEvents(_ fd: Int32, _ events: Int16) {
+    watchers[fd]?.events = events
+  }
+
+  public func unwatch(_ fd: Int32) {
+    watchers[fd] = nil
+  }
+
+  /// Runs `handler` every `interval` seconds of monotonic time, first after one interval.
+  public func every(_ interval: TimeInterval, _ handler: @escaping () -> Void) {
+    timers.append(RepeatingTimer(interval: interval, deadline: MonotonicClock.now() + interval, handler: handler))
+  }
+
+  /// Ends `run()` after the event being handled.
+  public func stop() { stopRequested = true }
+
+  /// Handles events until `stop()`.
+  public func run() {
+    precondition(pthread_equal(owner, pthread_self()) != 0, "the loop runs on the thread that made it")
+    while !stopRequested {
+      var descriptors = [pollfd(fd: mailbox.wakeReadFD, events: Int16(POLLIN), revents: 0)]
+      for (fd, watcher) in watchers where watcher.events != 0 {
+        descriptors.append(pollfd(fd: fd, events: watcher.events, revents: 0))
+      }
+      let now = MonotonicClock.now()
+      let nextDeadline = timers.map(\.deadline).min() ?? now + 1
+      let timeout = Int32(max(0, min(1000, ((nextDeadline - now) * 1000).rounded(.up))))
+      let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+      if ready < 0 && errno != EINTR { usleep(10_000) }
+      if ready > 0 {
+        for descriptor in descriptors where descriptor.revents != 0 && descriptor.fd != mailbox.wakeReadFD {
+          // A handler earlier in this round may have closed this descriptor.
+          guard let watcher = watchers[descriptor.fd] else { continue }
+          watcher.handler(descriptor.revents)
+          if stopRequested { break }
+        }
+      }
+      for work in mailbox.drain() { work() }
+      runDueTimers()
+    }
+  }
+
+  private func runDueTimers() {
+    let now = MonotonicClock.now()
+    for index in timers.indices where timers[index].deadline <= now {
+      // Skip missed beats instead of firing them in a burst after a stall.
+      let interval = timers[index].interval
+      let missed = ((now - timers[index].deadline) / interval).rounded(.down)
+      timers[index].deadline += (missed + 1) * interval
+      timers[index].handler()
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import ControlProtocol
+import DashPilotCore
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The running daemon: the owner of all state, on the loop thread. It answers `status` and
+/// `events` itself and routes every other command to the component that claims it.
+final class DaemonRuntime {
+  private let context: DaemonContext
+  private let loop: EventLoop
+  private let components: [any DaemonComponent]
+  private let handlers: [ControlCommand: any DaemonComponent]
+  private let signals: SignalPipe
+  private let startedAt = Date()
+  private let startedMonotonic = MonotonicClock.now()
+  private var server: ControlServer?
+  private var isStopping = false
+  private var lastWatchdog = -Double.infinity
+  private var watchdogWithheldBy: String?
+  private var logger: any Logger { context.logger }
+
+  init(context: DaemonContext, loop: EventLoop, components: [any DaemonComponent], signals: SignalPipe) throws {
+    self.context = context
+    self.loop = loop
+    self.components = components
+    self.signals = signals
+    var handlers: [ControlCommand: any DaemonComponent] = [:]
+    for component in components {
+      for command in component.commands {
+        if let other = handlers[command] {
+          throw StartupError("both \(other.name) and \(component.name) claim the command \(command.rawValue)")
+        }
+        handlers[command] = component
+      }
+    }
+    self.handlers = handlers
+  }
+
+  /// Starts the components (the store opens its database), serves the socket, reports
+  /// READY=1 and handles events until SIGTERM or SIGINT.
+  func run(listener: ListeningSocket, policy: AccessPolicy) throws {
+    var started: [any DaemonComponent] = []
+    do {
+      for component in components {
+        try component.start(context: context)
+        started.append(component)
+      }
+    } catch {
+      for component in started.reversed() { component.stop() }
+      listener.close()
+      throw StartupError("\(components[started.count].name) could not start: \(error)")
+    }
+    let configuration = context.configuration
+    let server = ControlServer(
+      listener: listener, loop: loop,
+      limits: ControlServerLimits(maximumClients: configuration.maximumClients, idleTimeout: configuration.idleTimeout),
+      policy: policy, logger: logger
+    ) { [unowned self] request, responder in route(request, responder) }
+    self.server = server
+    context.publishHandler = { [unowned server] event in server.publish(event) }
+    server.start()
+    loop.watch(signals.readFD, events: Int16(POLLIN)) { [unowned self] _ in handleSignals() }
+    loop.every(1) { [unowned self] in tick() }
+    let wired = components.isEmpty ? "no components plugged in" : components.map(\.name).joined(separator: ", ")
+    logger.notice("ready: answering on \(listener.path) (\(wired))")
+    context.notifier.ready(status: "Answering on \(listener.path)")
+    feedWatchdogIfHealthy()
+    loop.run()
+  }
+
+  // MARK: - Requests
+
+  private func route(_ request: ControlRequest, _ responder: Responder) {
+    if isStopping {
+      responder.fail(.shuttingDown, "the daemon is stopping")
+      return
+    }
+    switch request.command {
+    case .status:
+      responder.succeed(status())
+    case .events:
+      responder.follow(Acknowledgement(message: "following events: one JSON line each"))
+    default:
+      guard let component = handlers[request.command] else {
+        responder.fail(.unavailable, "\(request.command.rawValue) is not available: this build of dashpilotd has no component that answers it")
+        return
+      }
+      component.handle(request, responder: responder)
+    }
+  }
+
+  func status() -> StatusResult {
+    let configuration = context.configuration
+    var status = StatusResult(
+      daemon: DaemonSection(
+        version: DashPilotVersion.string, pid: getpid(), startedAt: startedAt,
+        uptimeSeconds: ((MonotonicClock.now() - startedMonotonic) * 10).rounded() / 10,
+        socket: configuration.socketPath, config: context.configurationFile,
+        state: isStopping ? "stopping" : "running", units: configuration.units.rawValue),
+      gpsd: GPSDSection(address: configuration.gpsd.description),
+      capture: CaptureSection(),
+      shift: nil,
+      guidance: nil,
+      store: StoreSection(path: configuration.databasePath))
+    for component in components { component.contribute(to: &status) }
+    return status
+  }
+
+  // MARK: - Timers and signals
+
+  private func tick() {
+    let now = Date()
+    for component in components { component.tick(now: now) }
+    feedWatchdogIfHealthy()
+  }
+
+  /// WATCHDOG=1 means the loop turned and every component made progress; it is withheld
+  /// (and systemd restarts the daemon) when one did not.
+  private func feedWatchdogIfHealthy() {
+    guard let interval = context.notifier.watchdogInterval else { return }
+    let now = Date()
+    if let stuck = components.first(where: { !$0.isMakingProgress(now: now) }) {
+      if watchdogWithheldBy != stuck.name {
+        logger.error("withholding the watchdog: \(stuck.name) is not making progress", fields: LogFields(reason: "watchdog"))
+        watchdogWithheldBy = stuck.name
+      }
+      return
+    }
+    if watchdogWithheldBy != nil {
+      logger.notice("feeding the watchdog again: every component is making progress")
+      watchdogWithheldBy = nil
+    }
+    let monotonic = MonotonicClock.now()
+    guard monotonic - lastWatchdog >= min(interval / 3, 1) - 0.05 else { return }
+    lastWatchdog = monotonic
+    context.notifier.watchdog()
+  }
+
+  private func handleSignals() {
+    for number in signals.take() {
+      switch number {
+      case SIGHUP:
+        context.announce(
+          "daemon.hangup", "SIGHUP received: dashpilotd reloads nothing; restart it to apply configuration changes",
+          fields: LogFields(reason: "sighup"))
+      case SIGTERM, SIGINT:
+        stop(signalName: number == SIGTERM ? "SIGTERM" : "SIGINT")
+        return
+      default:
+        break
+      }
+    }
+  }
+
+  /// Stops as SIGTERM would; for embedding and tests. Call on the loop thread.
+  func requestStop(reason: String) { stop(signalName: reason) }
+
+  /// STOPPING=1, tell followers, flush every component, close the socket.
+  private func stop(signalName: String) {
+    guard !isStopping else { return }
+    isStopping = true
+    context.notifier.stopping(status: "Stopping on \(signalName)")
+    context.announce("daemon.stopping", "stopping on \(signalName)", fields: LogFields(reason: signalName.lowercased()))
+    for component in components.reversed() { component.stop() }
+    server?.shutDown()
+    logger.notice("stopped cleanly")
+    loop.stop()
+  }
+}
+
+struct StartupError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,122 @@
+import ControlProtocol
+
+struct ShiftStartCommand: CLICommand {
+  static let words = ["shift", "start"]
+  static let summary = "Start a shift: its mileage is measured from the fixes recorded from now on."
+  static let help = """
+    USAGE: dashpilotctl shift start [--json]
+
+    Opens a shift. Fixes kept from now on belong to it, and status shows its mileage
+    as it grows. Only root, the daemon's user and members of the socket group may start
+    a shift.
+    """
+
+  init(arguments: inout ArgumentCursor) throws(UsageError) { try arguments.finish() }
+
+  func run(_ context: CommandContext) -> ExitStatus {
+    context.withClient { client throws(ClientFailure) in
+      let shift = try client.request(.shiftStart, as: ShiftSummary.self)
+      if context.options.json { context.printJSON(shift) } else {
+        context.console.line("Shift #\(shift.id) started at \(HumanFormat.clock(shift.startedAt)).")
+      }
+      return .success
+    }
+  }
+}
+
+struct ShiftEndCommand: CLICommand {
+  static let words = ["shift", "end"]
+  static let summary = "End the open shift and show its recorded mileage."
+  static let help = """
+    USAGE: dashpilotctl shift end [--json]
+
+    Closes the open shift and prints its figure, measured from its stored fixes within
+    the shift's window ("12.4 mi recorded · partial route"), with the counts behind it.
+    Only root, the daemon's user and members of the socket group may end a shift.
+    """
+
+  init(arguments: inout ArgumentCursor) throws(UsageError) { try arguments.finish() }
+
+  func run(_ context: CommandContext) -> ExitStatus {
+    context.withClient { client throws(ClientFailure) in
+      let shift = try client.request(.shiftEnd, as: ShiftSummary.self)
+      if context.options.json { context.printJSON(shift) } else {
+        let renderer = ShiftRenderer(console: context.console)
+        context.console.line("Shift #\(shift.id) ended: \(renderer.summary(shift))")
+        for line in renderer.details(shift, indent: "  ") { context.console.line(line) }
+      }
+      return .success
+    }
+  }
+}
+
+struct ShiftsCommand: CLICommand {
+  static let words = ["shifts"]
+  static let summary = "List shifts, newest first, each with its recorded mileage."
+  static let help = """
+    USAGE: dashpilotctl shifts [--limit N] [--json]
+
+    Lists shifts, newest first: number, start and end, and the recorded mileage in the
+    words status uses ("12.4 mi recorded · partial route"). --limit shows only the
+    newest N.
+    """
+
+  var limit: Int?
+
+  init(arguments: inout ArgumentCursor) throws(UsageError) {
+    if let text = try arguments.option("--limit") {
+      guard let value = Int(text), value > 0 else { throw UsageError("--limit needs a positive whole number", command: Self.name) }
+      limit = value
+    }
+    try arguments.finish()
+  }
+
+  func run(_ context: CommandContext) -> ExitStatus {
+    context.withClient { client throws(ClientFailure) in
+      let result = try client.request(.shifts, .shifts(limit: limit), as: ShiftsResult.self)
+      if context.options.json { context.printJSON(result) } else if result.shifts.isEmpty {
+        context.console.line("No shifts recorded yet. Start one with `dashpilotctl shift start`.")
+      } else {
+        let renderer = ShiftRenderer(console: context.console)
+        for shift in result.shifts { context.console.line(renderer.row(shift)) }
+      }
+      return .success
+    }
+  }
+}
+
+struct ShiftShowCommand: CLICommand {
+  static let words = ["shift", "show"]
+  static let summary = "Show one shift: its mileage, the counts behind it and what qualifies it."
+  static let help = """
+    USAGE: dashpilotctl shift show ID [--json]
+
+    Shows shift ID: when it ran, its recorded mileage, how many unbroken stretches of
+    capture contributed distance, how many capture gaps were excluded, and the
+    sentences that qualify a partial figure.
+    """
+
+  var id: Int64
+
+  init(arguments: inout ArgumentCursor) throws(UsageError) {
+    let text = try arguments.requiredPositional("the shift ID")
+    guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
+      throw UsageError("\"\(text)\" is not a shift number", command: Self.name)
+    }
+    self.id = id
+    try arguments.finish()
+  }
+
+  func run(_ context: CommandContext) -> ExitStatus {
+    context.withClient { client throws(ClientFailure) in
+      let detail = try client.request(.shiftShow, .shiftShow(id: id), as: ShiftDetail.self)
+      if context.options.json { context.printJSON(detail) } else {
+        let renderer = ShiftRenderer(console: context.console)
+        context.console.line(renderer.row(detail.shift))
+        for line in renderer.details(detail.shift, indent: "  ") { context.console.line(line) }
+        for sentence in detail.qualifyingSentences { context.console.line("  " + sentence) }
+      }
+      return .success
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import ControlProtocol
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Small formatting rules for people: local clock times, durations, distances in the
+/// daemon's unit.
+enum HumanFormat {
+  /// "08:55" today, "Mon 28 Nov 08:55" otherwise, in the reader's time zone.
+  static func clock(_ date: Date, now: Date = Date()) -> String {
+    let sameDay = format(date, "%Y-%m-%d") == format(now, "%Y-%m-%d")
+    return format(date, sameDay ? "%H:%M" : "%a %d %b %H:%M")
+  }
+
+  static func format(_ date: Date, _ pattern: String) -> String {
+    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    var buffer = [CChar](repeating: 0, count: 64)
+    let count = strftime(&buffer, buffer.count, pattern, &parts)
+    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// "2h 03m", "4m 12s", "9s".
+  static func duration(_ seconds: Double) -> String {
+    let total = Int(max(0, seconds))
+    let days = total / 86_400, hours = (total % 86_400) / 3600, minutes = (total % 3600) / 60, rest = total % 60
+    if days > 0 { return "\(days)d \(hours)h" }
+    if hours > 0 { return "\(hours)h \(String(format: "%02d", minutes))m" }
+    if minutes > 0 { return "\(minutes)m \(String(format: "%02d", rest))s" }
+    return "\(rest)s"
+  }
+
+  /// Metres in the daemon's unit with one decimal: "3.2 mi", "0.4 km".
+  static func distance(metres: Double, units: String) -> String {
+    let isKilometres = units == "kilometres"
+    let value = metres / (isKilometres ? 1000 : 1609.344)
+    return String(format: "%.1f", value) + (isKilometres ? " km" : " mi")
+  }
+
+  static func metres(_ value: Double) -> String { String(format: "±%.0f m", value) }
+}

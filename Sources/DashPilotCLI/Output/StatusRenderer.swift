@@ -1,0 +1,81 @@
+import ControlProtocol
+import Foundation
+
+/// `status` on one screen: one labelled line per part, the open shift's counts beneath
+/// it. A part a component has not reported says so in words.
+struct StatusRenderer {
+  let console: Console
+  var now = Date()
+
+  func render(_ status: StatusResult) -> [String] {
+    var lines: [String] = []
+    let daemon = status.daemon
+    lines.append(label("dashpilotd") + "\(daemon.version) · \(daemon.state) · up \(HumanFormat.duration(daemon.uptimeSeconds)) (pid \(daemon.pid))")
+    lines.append(label("gpsd") + gpsdLine(status.gpsd))
+    lines.append(label("capture") + captureLine(status.capture))
+    if let rejected = status.capture.rejected, !rejected.isEmpty {
+      let reasons = rejected.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        .map { "\($0.key.replacingOccurrences(of: "_", with: " ")) \($0.value)" }
+      lines.append(label("") + "refused: " + reasons.joined(separator: ", "))
+    }
+    if let shift = status.shift {
+      let shifts = ShiftRenderer(console: console)
+      lines.append(label("shift") + "#\(shift.id) since \(HumanFormat.clock(shift.startedAt, now: now)) · \(shifts.summary(shift))")
+      lines += shifts.details(shift, indent: label("") + "  ")
+    } else {
+      lines.append(label("shift") + "none open")
+    }
+    lines.append(label("guidance") + guidanceLine(status.guidance, units: daemon.units))
+    lines.append(label("store") + storeLine(status.store))
+    return lines
+  }
+
+  private func label(_ text: String) -> String {
+    let padded = text.padding(toLength: 11, withPad: " ", startingAt: 0)
+    return text.isEmpty ? padded : console.styled(padded, .bold)
+  }
+
+  private func gpsdLine(_ gpsd: GPSDSection) -> String {
+    guard gpsd.connected else { return console.styled("not connected", .yellow) + " (\(gpsd.address))" }
+    var parts = ["connected (\(gpsd.address))", gpsd.device ?? "no receiver"]
+    if let mode = gpsd.fixMode {
+      parts.append(mode == "none" ? "no fix" : "\(mode.uppercased()) fix")
+    }
+    if let accuracy = gpsd.accuracyMetres { parts.append(HumanFormat.metres(accuracy)) }
+    if let last = gpsd.lastFixAt { parts.append("last fix \(HumanFormat.clock(last, now: now))") }
+    return parts.joined(separator: " · ")
+  }
+
+  private func captureLine(_ capture: CaptureSection) -> String {
+    guard capture.accepted != nil || capture.session != nil else { return "not reported" }
+    var parts: [String] = []
+    if let session = capture.session {
+      let since = capture.sessionStartedAt.map { " since \(HumanFormat.clock($0, now: now))" } ?? ""
+      parts.append("session \(session)\(since)")
+    } else {
+      parts.append("no session")
+    }
+    if let accepted = capture.accepted { parts.append("\(accepted) kept") }
+    if let rejected = capture.rejected { parts.append("\(rejected.values.reduce(0, +)) refused") }
+    return parts.joined(separator: " · ")
+  }
+
+  private func guidanceLine(_ guidance: GuidanceSection?, units: String) -> String {
+    guard let guidance else { return "no route" }
+    var parts = ["\(guidance.phase.replacingOccurrences(of: "_", with: " ")) (\(guidance.mode))"]
+    if let remaining = guidance.distanceRemainingMetres {
+      parts.append("\(HumanFormat.distance(metres: remaining, units: units)) to go")
+    }
+    if let reroute = guidance.reroute { parts.append(reroute) }
+    let line = parts.joined(separator: " · ")
+    return guidance.phase == "off_route" ? console.styled(line, .yellow) : line
+  }
+
+  private func storeLine(_ store: StoreSection) -> String {
+    switch store.ok {
+    case true?: return "\(store.path) · " + console.styled("ok", .green)
+    case false?: return "\(store.path) · " + console.styled("error", .red) + ": \(store.lastError ?? "unknown")"
+    case nil: return "\(store.path) · not reported"
+    }
+  }
+}

@@ -1,0 +1,300 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Finds the built executables and runs them as real processes.
+public enum DaemonBinaries {
+  public struct Missing: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// The build directory holding the test runner, which holds the executables too.
+  public static var buildDirectory: URL {
+    if let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      var url = URL(fileURLWithPath: runner).deletingLastPathComponent()
+      // The runner is either beside the executables or inside an .xctest bundle.
+      while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("dashpilotd").path) {
+        if url.lastPathComponent == ".build" { break }
+        url.deleteLastPathComponent()
+      }
+      if FileManager.default.fileExists(atPath: url.appendingPathComponent("dashpilotd").path) { return url }
+    }
+    return TestPaths.repositoryRoot.appendingPathComponent(".build/debug")
+  }
+
+  public static func url(_ name: String) throws -> URL {
+    let url = buildDirectory.appendingPathComponent(name)
+    guard FileManager.default.isExecutableFile(atPath: url.path) else {
+      throw Missing(description: "\(url.path) is not built; run `swift build` first")
+    }
+    return url
+  }
+}
+
+/// What a finished process left behind.
+public struct ProcessOutcome: Sendable, Hashable {
+  public var status: Int32
+  public var standardOutput: String
+  public var standardError: String
+}
+
+public enum ProcessRunner {
+  /// Runs `executable` to completion (at most `timeout` seconds, then it is killed).
+  public static func run(
+    _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 30
+  ) throws -> ProcessOutcome {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let directory = try TestPaths.temporaryDirectory("dashpilot-run")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+    }
+    process.waitUntilExit()
+    try out.close()
+    try err.close()
+    return ProcessOutcome(
+      status: process.terminationStatus,
+      standardOutput: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+      standardError: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+  }
+}
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET, so tests read exactly what
+/// the daemon tells the service manager (READY=1, STATUS=, WATCHDOG=1, STOPPING=1).
+public final class NotifySocketListener: @unchecked Sendable {
+  public let path: String
+  private let fd: Int32
+  private let lock = NSLock()
+  private var received: [String] = []
+
+  public init(path: String) throws {
+    self.path = path
+    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+    }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard result == 0 else { throw DaemonBinaries.Missing(description: "cannot bind \(path)") }
+  }
+
+  deinit { close(fd) }
+
+  /// Every message so far, each the whole datagram.
+  public var messages: [String] {
+    drain()
+    return lock.withLock { received }
+  }
+
+  /// Waits until a message contains `text`; returns that message, nil on timeout.
+  public func wait(for text: String, timeout: TimeInterval = 20) -> String? {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+      if let found = messages.first(where: { $0.contains(text) }) { return found }
+      var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      _ = poll(&descriptor, 1, 50)
+    } while Date() < deadline
+    return nil
+  }
+
+  private func drain() {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      guard count > 0 else { return }
+      let message = String(decoding: buffer[0..<count], as: UTF8.self)
+      lock.withLock { received.append(message) }
+    }
+  }
+}
+
+/// A real `dashpilotd` on temporary paths, started unprivileged-style (no systemd) with a
+/// NOTIFY_SOCKET of the test's own, and stopped with SIGTERM.
+public final class DaemonUnderTest: @unchecked Sendable {
+  public let directory: URL
+  public let socketPath: String
+  public let databasePath: String
+  public let configPath: String?
+  public let notifications: NotifySocketListener
+  public let process = Process()
+  public let logPath: String
+
+  /// Starts the daemon; `config` is written to a file and passed with --config.
+  public init(config: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    directory = try TestPaths.temporaryDirectory("dashpilotd")
+    chmod(directory.path, 0o755)
+    socketPath = directory.appendingPathComponent("control.sock").path
+    databasePath = directory.appendingPathComponent("dashpilot.sqlite").path
+    logPath = directory.appendingPathComponent("daemon.log").path
+    notifications = try NotifySocketListener(path: directory.appendingPathComponent("notify.sock").path)
+    var allArguments = ["--socket", socketPath, "--database", databasePath, "--gpsd", "127.0.0.1:1"]
+    if let config {
+      let path = directory.appendingPathComponent("dashpilot.conf").path
+      try config.write(toFile: path, atomically: true, encoding: .utf8)
+      configPath = path
+      allArguments += ["--config", path]
+    } else {
+      configPath = nil
+    }
+    process.executableURL = try DaemonBinaries.url("dashpilotd")
+    process.arguments = allArguments + arguments
+    var processEnvironment = ProcessInfo.processInfo.environment
+    for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "INVOCATION_ID", "LISTEN_FDS"] {
+      processEnvironment[key] = nil
+    }
+    processEnvironment["NOTIFY_SOCKET"] = notifications.path
+    processEnvironment.merge(environment) { $1 }
+    process.environment = processEnvironment
+    _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+  }
+
+  /// Waits for READY=1; throws with the daemon's log when it never comes.
+  public func waitUntilReady(timeout: TimeInterval = 20) throws {
+    guard notifications.wait(for: "READY=1", timeout: timeout) != nil else {
+      throw DaemonBinaries.Missing(description: "dashpilotd never reported READY=1; its log:\n\(log)")
+    }
+  }
+
+  public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+  public var pid: Int32 { process.processIdentifier }
+
+  public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+  /// Waits for the process to end; nil if it is still running after `timeout`.
+  public func waitForExit(timeout: TimeInterval = 20) -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    return process.isRunning ? nil : process.terminationStatus
+  }
+
+  /// SIGTERM, wait, and remove the temporary directory; returns the exit status.
+  @discardableResult
+  public func stop() -> Int32? {
+    if process.isRunning { signal(SIGTERM) }
+    let status = waitForExit()
+    if status == nil { signal(SIGKILL); process.waitUntilExit() }
+    try? FileManager.default.removeItem(at: directory)
+    return status
+  }
+
+  /// Runs the real `dashpilotctl` against this daemon's socket.
+  public func control(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutcome {
+    var processEnvironment = ProcessInfo.processInfo.environment
+    processEnvironment["NO_COLOR"] = "1"
+    processEnvironment["DASHPILOT_SOCKET"] = nil
+    processEnvironment.merge(environment) { $1 }
+    return try ProcessRunner.run(
+      try DaemonBinaries.url("dashpilotctl"), arguments + ["--socket", socketPath], environment: processEnvironment)
+  }
+}
+
+/// A raw client of the control socket: bytes in, lines out, with timeouts, so tests can
+/// send what no well-behaved client would.
+public final class RawSocketClient {
+  public let fd: Int32
+  private var buffer: [UInt8] = []
+
+  public init(path: String) throws {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+    }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard result == 0 else {
+      let error = errno
+      close(fd)
+      throw DaemonBinaries.Missing(description: "cannot connect to \(path): \(String(cString: strerror(error)))")
+    }
+  }
+
+  deinit { close(fd) }
+
+  /// Writes every byte (blocking); false when the daemon closed the connection.
+  @discardableResult
+  public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+  @discardableResult
+  public func send(_ bytes: [UInt8]) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { return false }
+      offset += written
+    }
+    return true
+  }
+
+  /// The next line (without its newline); nil at end of stream or after `timeout`.
+  public func readLine(timeout: TimeInterval = 10) -> String? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      if let newline = buffer.firstIndex(of: 0x0A) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeFirst(newline + 1)
+        return line
+      }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { return nil }
+      var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, Int32(remaining * 1000) + 1) > 0 else { return nil }
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      let count = recv(fd, &chunk, chunk.count, 0)
+      if count <= 0 { return nil }
+      buffer.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// Whether the daemon has closed the connection (end of stream within `timeout`).
+  public func isClosedByPeer(timeout: TimeInterval = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while deadline.timeIntervalSinceNow > 0 {
+      var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 else { return false }
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      let count = recv(fd, &chunk, chunk.count, 0)
+      if count == 0 { return true }
+      if count < 0 { return errno == ECONNRESET }
+      buffer.append(contentsOf: chunk[0..<count])
+    }
+    return false
+  }
+
+  /// Sends one request line and returns the answer line parsed as a JSON object.
+  public func ask(_ line: String, timeout: TimeInterval = 10) -> [String: Any]? {
+    guard send(line + "\n"), let answer = readLine(timeout: timeout) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: Data(answer.utf8))) as? [String: Any]
+  }
+}
+
+extension Dictionary where Key == String, Value == Any {
+  /// `error.code` of an answer, for short assertions.
+  public var errorCode: String? { (self["error"] as? [String: Any])?["code"] as? String }
+  public var errorMessage: String? { (self["error"] as? [String: Any])?["message"] as? String }
+}

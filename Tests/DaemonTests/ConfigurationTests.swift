@@ -1,0 +1,178 @@
+import DashPilotCore
+import Foundation
+import Guidance
+import TestSupport
+import Testing
+
+@testable import Daemon
+
+@Suite("Configuration")
+struct ConfigurationTests {
+  func load(_ text: String) -> Result<DaemonConfiguration, ConfigurationError> {
+    switch ConfigurationFileReader.parse(text: text, file: "test.conf") {
+    case .failure(let error): return .failure(error)
+    case .success(let entries): return ConfigurationValidator.apply(entries, to: DaemonConfiguration(), file: "test.conf")
+    }
+  }
+
+  func error(_ text: String) -> String? {
+    if case .failure(let error) = load(text) { return error.description }
+    return nil
+  }
+
+  @Test("libinih entries carry their line numbers")
+  func entriesHaveLines() throws {
+    let entries = try ConfigurationFileReader.parse(text: "# comment\n\n[GPSD]\nAddress = 10.0.0.1:2948\n; another\n[Measurement]\nUnits=km\n", file: nil).get()
+    #expect(entries == [
+      ConfigurationEntry(section: "GPSD", key: "Address", value: "10.0.0.1:2948", line: 4),
+      ConfigurationEntry(section: "Measurement", key: "Units", value: "km", line: 7),
+    ])
+  }
+
+  @Test("every value is applied")
+  func values() throws {
+    let configuration = try load("""
+      [GPSD]
+      Address=[::1]:2950
+      [Capture]
+      MaximumHorizontalAccuracy=50
+      MaximumAge=5
+      MaximumImpliedSpeed=40
+      MinimumMovement=2.5
+      [Measurement]
+      MaximumSampleInterval=90
+      Units=kilometres
+      [Store]
+      Database=/srv/dp.sqlite
+      [Control]
+      Socket=/run/dp.sock
+      SocketGroup=users
+      IdleTimeout=0.5
+      MaximumClients=3
+      [Guidance]
+      Mode=walking
+      Language=korean
+      SpeechCommand=espeak-ng --stdin
+      [Routing]
+      Provider=osrm
+      URL=http://127.0.0.1:5000
+      """).get()
+    #expect(configuration.gpsd == ServiceAddress(host: "::1", port: 2950))
+    #expect(configuration.filter.maximumHorizontalAccuracy == 50)
+    #expect(configuration.filter.maximumAge == 5)
+    #expect(configuration.filter.maximumImpliedSpeed == 40)
+    #expect(configuration.filter.minimumMovement == 2.5)
+    #expect(configuration.maximumSampleInterval == 90)
+    #expect(configuration.units == .kilometres)
+    #expect(configuration.databasePath == "/srv/dp.sqlite")
+    #expect(configuration.socketPath == "/run/dp.sock")
+    #expect(configuration.socketGroup == "users")
+    #expect(configuration.idleTimeout == 0.5)
+    #expect(configuration.maximumClients == 3)
+    #expect(configuration.guidanceMode == .walking)
+    #expect(configuration.language == .korean)
+    #expect(configuration.speechCommand == "espeak-ng --stdin")
+    #expect(configuration.routingProvider == .osrm)
+    #expect(configuration.routingURL == "http://127.0.0.1:5000")
+  }
+
+  @Test(
+    "a wrong entry names the file, the line and the key",
+    arguments: [
+      ("[GPSD]\nAdress=localhost:2947\n", "test.conf:2: Adress: unknown key in [GPSD]; its keys are Address"),
+      ("[Measurement]\n\nUnits=leagues\n", "test.conf:3: Units: \"leagues\" is not miles or kilometres"),
+      ("[Capture]\nMaximumAge=-1\n", "test.conf:2: MaximumAge: \"-1\" is not a number of seconds from 0.1 to 86400"),
+      ("[Capture]\nMinimumMovement=five\n", "test.conf:2: MinimumMovement: \"five\" is not a number of metres from 0 to 1000"),
+      ("[GPSD]\nAddress=localhost\n", "test.conf:2: Address: \"localhost\" is not HOST:PORT (such as localhost:2947 or [::1]:2947)"),
+      ("[Gpsd]\nAddress=localhost:1\n", "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store"),
+      ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
+      ("[Store]\nDatabase=relative.sqlite\n", "test.conf:2: Database: \"relative.sqlite\" is not an absolute path"),
+      ("[Guidance]\nMode=driving\nMode=walking\n", "test.conf:3: Mode: set twice (first on line 2)"),
+      ("[Routing]\nURL=ftp://x\n", "test.conf:2: URL: \"ftp://x\" is not an http:// or https:// URL"),
+      ("[Control]\nMaximumClients=0\n", "test.conf:2: MaximumClients: \"0\" is not a whole number from 1 to 1000"),
+      ("[GPSD]\nthis line has no equals sign\n", "test.conf:2: \"this line has no equals sign\" is not a [Section] header, a comment or a Key=Value line"),
+    ])
+  func errors(text: String, expected: String) {
+    #expect(error(text) == expected)
+  }
+
+  @Test("an over-long line is refused with its number")
+  func longLine() {
+    let text = "[Guidance]\nSpeechCommand=" + String(repeating: "x", count: 200) + "\n"
+    #expect(error(text) == "test.conf:2: the line is longer than 198 bytes")
+  }
+
+  @Test("the shipped file documents every key with its default")
+  func shippedFileDocumentsDefaults() throws {
+    let shipped = try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("config/dashpilot.conf"), encoding: .utf8)
+    // As shipped, every key is commented out: the defaults apply.
+    #expect(try load(shipped).get() == DaemonConfiguration())
+    // Uncommenting every documented key gives the same configuration: each comment holds
+    // the real default.
+    let uncommented = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+      line.hasPrefix("#") && line.dropFirst().first?.isUppercase == true && line.contains("=") ? String(line.dropFirst()) : String(line)
+    }.joined(separator: "\n")
+    let entries = try ConfigurationFileReader.parse(text: uncommented, file: nil).get()
+    let documented = Set(entries.map { "\($0.section).\($0.key)" })
+    let known = Set(ConfigurationValidator.knownKeys.flatMap { section, keys in keys.map { "\(section).\($0)" } })
+    #expect(documented == known)
+    #expect(try load(uncommented).get() == DaemonConfiguration())
+  }
+
+  @Test("the command line overrides the file; a missing default file means defaults")
+  func loader() throws {
+    let directory = try TestPaths.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("d.conf").path
+    try "[GPSD]\nAddress=gps.local:3000\n[Store]\nDatabase=/a.sqlite\n".write(toFile: path, atomically: true, encoding: .utf8)
+    var options = try DaemonOptions.parse(["--config", path, "--database", "rel.sqlite"], workingDirectory: "/w").get()
+    let loaded = try ConfigurationLoader.load(options: options).get()
+    #expect(loaded.file == path)
+    #expect(loaded.configuration.gpsd.description == "gps.local:3000")
+    #expect(loaded.configuration.databasePath == "/w/rel.sqlite")
+    options.gpsd = ServiceAddress(host: "127.0.0.1", port: 4000)
+    #expect(try ConfigurationLoader.load(options: options).get().configuration.gpsd.description == "127.0.0.1:4000")
+
+    let missingDefault = try ConfigurationLoader.load(options: DaemonOptions(), defaultPath: directory.appendingPathComponent("absent.conf").path).get()
+    #expect(missingDefault.file == nil)
+    #expect(missingDefault.configuration == DaemonConfiguration())
+
+    var named = DaemonOptions()
+    named.configPath = directory.appendingPathComponent("absent.conf").path
+    guard case .failure(let error) = ConfigurationLoader.load(options: named) else {
+      Issue.record("a missing named file was accepted")
+      return
+    }
+    #expect(error.description == "\(named.configPath!): the configuration file does not exist")
+  }
+
+  @Test("dashpilotd's options parse, and mistakes are usage errors")
+  func options() throws {
+    let options = try DaemonOptions.parse(["--socket=/s.sock", "--gpsd", "[::1]:2947", "--foreground"], workingDirectory: "/").get()
+    #expect(options.socketPath == "/s.sock")
+    #expect(options.gpsd == ServiceAddress(host: "::1", port: 2947))
+    #expect(options.foreground)
+    #expect(DaemonOptions.parse(["--gpsd", "nowhere"], workingDirectory: "/").failureDescription == "--gpsd: \"nowhere\" is not HOST:PORT (such as localhost:2947)")
+    #expect(DaemonOptions.parse(["--verbose"], workingDirectory: "/").failureDescription == "unknown option \"--verbose\"")
+    #expect(DaemonOptions.parse(["--config"], workingDirectory: "/").failureDescription == "--config needs a FILE")
+  }
+
+  @Test("HOST:PORT forms", arguments: [
+    ("localhost:2947", "localhost", UInt16(2947)), ("[::1]:1", "::1", 1), ("10.1.2.3:65535", "10.1.2.3", 65535),
+  ])
+  func addresses(text: String, host: String, port: UInt16) {
+    #expect(ServiceAddress(parsing: text) == ServiceAddress(host: host, port: port))
+  }
+
+  @Test("bad HOST:PORT forms", arguments: ["localhost", ":2947", "host:0", "host:70000", "::1:2947", "[::1]2947", "a b:1"])
+  func badAddresses(text: String) {
+    #expect(ServiceAddress(parsing: text) == nil)
+  }
+}
+
+extension Result where Failure == DaemonOptions.UsageError {
+  var failureDescription: String? {
+    if case .failure(let error) = self { return error.description }
+    return nil
+  }
+}

@@ -1,0 +1,192 @@
+import ControlProtocol
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import DashPilotCLI
+
+/// Collects what a command prints, for running the CLI in-process.
+final class CapturedConsole: Sendable {
+  private let output = Mutex("")
+  private let errors = Mutex("")
+
+  func console(colour: Bool = false) -> Console {
+    Console(
+      writeOutput: { text in self.output.withLock { $0 += text } },
+      writeError: { text in self.errors.withLock { $0 += text } }, useColour: colour)
+  }
+
+  var standardOutput: String { output.withLock { $0 } }
+  var standardError: String { errors.withLock { $0 } }
+}
+
+@Suite("dashpilotctl arguments")
+struct CLIArgumentTests {
+  func run(_ arguments: [String], environment: [String: String] = [:], hooks: RouteFileHooks = .unavailable) -> (Int32, CapturedConsole) {
+    let captured = CapturedConsole()
+    let status = DashPilotCLI.run(arguments: arguments, environment: environment, hooks: hooks, console: captured.console())
+    return (status, captured)
+  }
+
+  @Test(
+    "usage mistakes exit 2 and name the mistake",
+    arguments: [
+      (["launch"], "dashpilotctl: unknown command \"launch\"\nRun 'dashpilotctl help' for the commands.\n"),
+      (["shift"], "dashpilotctl: unknown command \"shift\"\nRun 'dashpilotctl help' for the commands.\n"),
+      (["shift", "show"], "dashpilotctl: missing the shift ID\nRun 'dashpilotctl help shift show' for its usage.\n"),
+      (["shift", "show", "x1"], "dashpilotctl: \"x1\" is not a shift number\nRun 'dashpilotctl help shift show' for its usage.\n"),
+      (["status", "--verbose"], "dashpilotctl: unknown option --verbose\nRun 'dashpilotctl help status' for its usage.\n"),
+      (["status", "now"], "dashpilotctl: unexpected argument \"now\"\nRun 'dashpilotctl help status' for its usage.\n"),
+      (["export", "3"], "dashpilotctl: --format gpx|geojson is required\nRun 'dashpilotctl help export' for its usage.\n"),
+      (["export", "3", "--format", "kml"], "dashpilotctl: --format must be gpx or geojson, not \"kml\"\nRun 'dashpilotctl help export' for its usage.\n"),
+      (["navigate", "91,0"], "dashpilotctl: \"91,0\" is not LAT,LON in degrees (such as 51.5074,-0.1278)\nRun 'dashpilotctl help navigate' for its usage.\n"),
+      (["route", "load", "r.gpx", "--mode", "cycling"], "dashpilotctl: --mode must be driving or walking, not \"cycling\"\nRun 'dashpilotctl help route load' for its usage.\n"),
+      (["shifts", "--limit", "0"], "dashpilotctl: --limit needs a positive whole number\nRun 'dashpilotctl help shifts' for its usage.\n"),
+      (["status", "--socket"], "dashpilotctl: --socket needs a PATH\nRun 'dashpilotctl help' for the commands.\n"),
+    ])
+  func usageErrors(arguments: [String], expected: String) {
+    let (status, captured) = run(arguments)
+    #expect(status == 2)
+    #expect(captured.standardError == expected)
+    #expect(captured.standardOutput.isEmpty)
+  }
+
+  @Test("no command prints the overview to stderr and exits 2; help exits 0")
+  func overview() {
+    let (status, captured) = run([])
+    #expect(status == 2)
+    #expect(captured.standardError.hasPrefix("USAGE: dashpilotctl COMMAND [--json] [--socket PATH]"))
+    let (helpStatus, help) = run(["help"])
+    #expect(helpStatus == 0)
+    for name in ["status", "shift start", "shift end", "shifts", "shift show", "export", "import", "route load", "route clear", "navigate", "events", "replay"] {
+      #expect(help.standardOutput.contains("\n  \(name) "), "the overview lists \(name)")
+    }
+  }
+
+  @Test("help for a command, either way round")
+  func commandHelp() {
+    let (status, captured) = run(["help", "shift", "show"])
+    #expect(status == 0)
+    #expect(captured.standardOutput.hasPrefix("USAGE: dashpilotctl shift show ID [--json]\n"))
+    let (flagStatus, flag) = run(["navigate", "--help"])
+    #expect(flagStatus == 0)
+    #expect(flag.standardOutput.hasPrefix("USAGE: dashpilotctl navigate LAT,LON [--mode driving|walking] [--json]\n"))
+  }
+
+  @Test("a southern, western destination is a value, not an option; the socket comes from the environment")
+  func negativeCoordinates() {
+    let (status, captured) = run(["navigate", "-33.86,-151.2", "--mode", "walking"], environment: ["DASHPILOT_SOCKET": "/nonexistent/env.sock"])
+    #expect(status == 3)
+    #expect(captured.standardError.contains("there is no control socket at /nonexistent/env.sock."))
+    let (flagStatus, flagged) = run(["status", "--socket=/nonexistent/flag.sock"], environment: ["DASHPILOT_SOCKET": "/nonexistent/env.sock"])
+    #expect(flagStatus == 3)
+    #expect(flagged.standardError.contains("/nonexistent/flag.sock"))
+  }
+
+  @Test("replay says plainly that this build has none")
+  func replay() {
+    for arguments in [["replay", "drive.log", "--json"], ["--socket", "/x.sock", "replay", "drive.log"]] {
+      let (status, captured) = run(arguments)
+      #expect(status == 1)
+      #expect(captured.standardError == "dashpilotctl: replay is not available in this build.\n")
+    }
+  }
+
+  @Test("a file command without its RouteFiles hook fails with a sentence before contacting the daemon")
+  func missingHooks() {
+    let (status, captured) = run(["import", "drive.gpx", "--socket", "/nonexistent/x.sock"])
+    #expect(status == 1)
+    #expect(captured.standardError == "dashpilotctl: cannot import drive.gpx: reading GPX tracks is not available in this build of dashpilotctl\n")
+  }
+
+  @Test("colour only on a terminal and never with NO_COLOR")
+  func colour() {
+    #expect(Console.colourAllowed(isTerminal: true, environment: [:]))
+    #expect(!Console.colourAllowed(isTerminal: false, environment: [:]))
+    #expect(!Console.colourAllowed(isTerminal: true, environment: ["NO_COLOR": "1"]))
+    #expect(Console.colourAllowed(isTerminal: true, environment: ["NO_COLOR": ""]))
+    #expect(!Console.colourAllowed(isTerminal: true, environment: ["TERM": "dumb"]))
+  }
+}
+
+@Suite("status on one screen")
+struct StatusRendererTests {
+  let status: StatusResult = {
+    let started = Date(timeIntervalSince1970: 1_700_000_000)
+    let distance = WireDistance(
+      metres: 7242.05, value: 4.5, unit: "miles", segments: 3, gaps: 2, usablePositions: 812,
+      usesInferredContinuity: false, isMeasured: true, isPartial: true)
+    return StatusResult(
+      daemon: DaemonSection(version: "0.1.0", pid: 812, startedAt: started, uptimeSeconds: 7390, socket: "/run/dashpilot/control.sock", config: nil, state: "running", units: "miles"),
+      gpsd: GPSDSection(address: "localhost:2947", connected: true, device: "/dev/ttyACM0", fixMode: "3d", accuracyMetres: 4.2),
+      capture: CaptureSection(session: "s-7", accepted: 1204, rejected: ["stale": 20, "poor_accuracy": 17]),
+      shift: ShiftSummary(
+        id: 12, startedAt: started, endedAt: nil, distance: distance, summary: "4.5 mi recorded · partial route",
+        details: ["3 unbroken stretches of capture", "2 capture gaps"],
+        spoken: "4.5 miles recorded. This is a partial route: capture was interrupted, so more was driven than was recorded."),
+      guidance: GuidanceSection(mode: "driving", phase: "off_route", distanceRemainingMetres: 3218.688),
+      store: StoreSection(path: "/var/lib/dashpilot/dashpilot.sqlite", ok: true))
+  }()
+
+  @Test("every part on its own line, partiality in words")
+  func plain() {
+    let lines = StatusRenderer(console: CapturedConsole().console(), now: Date(timeIntervalSince1970: 1_700_000_000)).render(status)
+    #expect(lines.count == 9)
+    #expect(lines[0] == "dashpilotd 0.1.0 · running · up 2h 03m (pid 812)")
+    #expect(lines[1] == "gpsd       connected (localhost:2947) · /dev/ttyACM0 · 3D fix · ±4 m")
+    #expect(lines[2] == "capture    session s-7 · 1204 kept · 37 refused")
+    #expect(lines[3] == "           refused: stale 20, poor accuracy 17")
+    #expect(lines[4].hasSuffix(" · 4.5 mi recorded · partial route"))
+    #expect(lines[4].hasPrefix("shift      #12 since "))
+    #expect(lines[5] == "             3 unbroken stretches of capture")
+    #expect(lines[6] == "             2 capture gaps")
+    #expect(lines[7] == "guidance   off route (driving) · 2.0 mi to go")
+    #expect(lines[8] == "store      /var/lib/dashpilot/dashpilot.sqlite · ok")
+    #expect(lines.allSatisfy { !$0.contains("\u{1B}") })
+  }
+
+  @Test("colour adds to the words and never replaces them")
+  func coloured() {
+    let lines = StatusRenderer(console: CapturedConsole().console(colour: true)).render(status)
+    let shiftLine = lines.first { $0.contains("#12") } ?? ""
+    #expect(shiftLine.contains("\u{1B}[33m4.5 mi recorded · partial route\u{1B}[0m"))
+  }
+}
+
+/// dashpilotctl's multi-part sending against a real daemon, with route-file hooks that
+/// stand in for RouteFiles.
+@Suite("dashpilotctl parts over the real socket", .serialized)
+struct CLIPartsTests {
+  @Test("a 1,200-point import goes in three parts and reaches the daemon whole")
+  func importParts() throws {
+    let daemon = try DaemonUnderTest()
+    defer { daemon.stop() }
+    try daemon.waitUntilReady()
+    let points = (0..<1200).map { WireTrackPoint(lat: 51.5 + Double($0) * 0.0001, lon: -0.12, time: 1_700_000_000 + Double($0), accuracy: 5) }
+    let hooks = RouteFileHooks(
+      readTrack: { _ in .init(name: "Tuesday", points: points) }, readRoute: RouteFileHooks.unavailable.readRoute,
+      writeExport: RouteFileHooks.unavailable.writeExport)
+    let captured = CapturedConsole()
+    let status = DashPilotCLI.run(arguments: ["import", "t.gpx", "--socket", daemon.socketPath], environment: [:], hooks: hooks, console: captured.console())
+    #expect(status == 1)
+    #expect(captured.standardError == "dashpilotctl: dashpilotd refused: import is not available: this build of dashpilotd has no component that answers it (unavailable)\n")
+  }
+
+  @Test("a 2,500-point route goes in three parts; --json prints the refusal as JSON")
+  func routeParts() throws {
+    let daemon = try DaemonUnderTest()
+    defer { daemon.stop() }
+    try daemon.waitUntilReady()
+    let coordinates = (0..<2500).map { WireCoordinate(lat: 37.5 + Double($0) * 0.0001, lon: 127.0) }
+    let hooks = RouteFileHooks(
+      readTrack: RouteFileHooks.unavailable.readTrack, readRoute: { _ in .init(name: "r", coordinates: coordinates) },
+      writeExport: RouteFileHooks.unavailable.writeExport)
+    let captured = CapturedConsole()
+    let status = DashPilotCLI.run(
+      arguments: ["route", "load", "r.geojson", "--mode", "walking", "--json", "--socket", daemon.socketPath], environment: [:],
+      hooks: hooks, console: captured.console())
+    #expect(status == 1)
+    #expect(captured.standardOutput == #"{"error":{"code":"unavailable","message":"route.load is not available: this build of dashpilotd has no component that answers it"}}"# + "\n")
+  }
+}

@@ -1,0 +1,166 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+@Suite("RequestParser")
+struct RequestParserTests {
+  func code(_ line: String) -> ControlError.Code? {
+    if case .failure(let failure) = RequestParser.parse(Array(line.utf8)) { return failure.error.code }
+    return nil
+  }
+
+  @Test("a status request parses with its id")
+  func status() throws {
+    let request = try RequestParser.parse(Array(#"{"v":1,"id":7,"cmd":"status"}"#.utf8)).get()
+    #expect(request == ControlRequest(id: 7, command: .status, arguments: .none))
+  }
+
+  @Test(
+    "each kind of broken line gets its own code",
+    arguments: [
+      ("garbage", ControlError.Code.notJSON),
+      ("", .notJSON),
+      ("[1,2]", .badRequest),
+      (#"{"id":1,"cmd":"status"}"#, .badRequest),
+      (#"{"v":2,"id":1,"cmd":"status"}"#, .unsupportedVersion),
+      (#"{"v":"1","id":1,"cmd":"status"}"#, .unsupportedVersion),
+      (#"{"v":1,"cmd":"status"}"#, .badRequest),
+      (#"{"v":1,"id":1.5,"cmd":"status"}"#, .badRequest),
+      (#"{"v":1,"id":1}"#, .badRequest),
+      (#"{"v":1,"id":1,"cmd":"reboot"}"#, .unknownCommand),
+      (#"{"v":1,"id":1,"cmd":"status","extra":true}"#, .badRequest),
+      (#"{"v":1,"id":1,"cmd":"status","args":[]}"#, .badArguments),
+      (#"{"v":1,"id":1,"cmd":"status","args":{"verbose":true}}"#, .badArguments),
+      (#"{"v":1,"id":1,"cmd":"shift.show"}"#, .badArguments),
+      (#"{"v":1,"id":1,"cmd":"shift.show","args":{"id":0}}"#, .badArguments),
+      (#"{"v":1,"id":1,"cmd":"shift.show","args":{"id":"3"}}"#, .badArguments),
+      (#"{"v":1,"id":1,"cmd":"navigate","args":{"destination":{"lat":91,"lon":0}}}"#, .badArguments),
+      (#"{"v":1,"id":1,"cmd":"navigate","args":{"destination":{"lat":1,"lon":2},"mode":"flying"}}"#, .badArguments),
+      (#"{"v":1,"id":1,"cmd":"import","args":{"points":[{"lat":1,"lon":2}]}}"#, .badArguments),
+      (#"{"v":1,"id":1,"cmd":"route.load","args":{"coordinates":"x"}}"#, .badArguments),
+    ])
+  func brokenLines(line: String, expected: ControlError.Code) {
+    #expect(code(line) == expected)
+  }
+
+  @Test("an error keeps the request's id when it had one")
+  func errorEchoesID() {
+    guard case .failure(let failure) = RequestParser.parse(Array(#"{"v":9,"id":41,"cmd":"status"}"#.utf8)) else {
+      Issue.record("version 9 was accepted")
+      return
+    }
+    #expect(failure.id == 41)
+    #expect(failure.error.message == "protocol version 9 is not supported; this daemon speaks version 1")
+  }
+
+  @Test("a line over 64 KiB is refused as too long, one at the limit is read")
+  func lineLimit() {
+    let padding = String(repeating: " ", count: ControlProtocolLimits.maximumLineLength - 30)
+    let atLimit = #"{"v":1,"id":1,"cmd":"status"}"# + padding
+    #expect(atLimit.utf8.count == ControlProtocolLimits.maximumLineLength - 1)
+    #expect(code(atLimit) == nil)
+    #expect(code(atLimit + "  ") == .lineTooLong)
+  }
+
+  @Test("deep nesting within the line limit is refused, not a stack overflow")
+  func deepNesting() {
+    #expect(code(String(repeating: "[", count: 65_000)) == .notJSON)
+    #expect(code(#"{"v":1,"id":1,"cmd":"status","args":"# + String(repeating: #"{"a":"#, count: 12_000)) == .notJSON)
+    let closed = #"{"v":1,"id":1,"cmd":"status","args":{"x":"# + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "}}"
+    #expect(code(closed) == .notJSON)
+  }
+
+  @Test("a trailing carriage return is allowed")
+  func carriageReturn() {
+    #expect(code(#"{"v":1,"id":1,"cmd":"status"}"# + "\r") == nil)
+  }
+
+  @Test(
+    "every kind of request survives encoding and parsing unchanged",
+    arguments: [
+      ControlRequest(id: 1, command: .status),
+      ControlRequest(id: 2, command: .shiftStart),
+      ControlRequest(id: 3, command: .shifts, arguments: .shifts(limit: 5)),
+      ControlRequest(id: 4, command: .shiftShow, arguments: .shiftShow(id: 12)),
+      ControlRequest(id: 5, command: .export, arguments: .export(id: 9_000_000_000)),
+      ControlRequest(id: 6, command: .import, arguments: .import(ImportArguments(
+        name: "Tuesday", points: [WireTrackPoint(lat: 51.5, lon: -0.12, time: 1_700_000_000.25, accuracy: 4), WireTrackPoint(lat: 51.6, lon: -0.1, time: 1_700_000_001)],
+        more: true))),
+      ControlRequest(id: 7, command: .routeLoad, arguments: .routeLoad(RouteLoadArguments(
+        name: nil, mode: .walking, coordinates: [WireCoordinate(lat: -33.9, lon: 151.2), WireCoordinate(lat: -33.8, lon: 151.3)]))),
+      ControlRequest(id: 8, command: .navigate, arguments: .navigate(NavigateArguments(destination: WireCoordinate(lat: 37.5, lon: 127), mode: .driving))),
+      ControlRequest(id: 9, command: .events),
+    ])
+  func roundTrip(request: ControlRequest) throws {
+    let line = request.encodedLine()
+    #expect(line.last == 0x0A)
+    let parsed = try RequestParser.parse(line.dropLast()).get()
+    #expect(parsed == request)
+  }
+
+  @Test("only the commands that change state are marked so")
+  func stateChangingCommands() {
+    let changing = ControlCommand.allCases.filter(\.changesState).map(\.rawValue).sorted()
+    #expect(changing == ["import", "navigate", "route.clear", "route.load", "shift.end", "shift.start"])
+  }
+
+  @Test("pseudo-random bytes always give an answer, never a trap")
+  func randomBytes() {
+    var state: UInt64 = 0x1234_5678
+    var codes: Set<ControlError.Code> = []
+    for length in 0..<400 {
+      var bytes: [UInt8] = []
+      for _ in 0..<length {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        bytes.append(UInt8(truncatingIfNeeded: state >> 33))
+      }
+      if case .failure(let failure) = RequestParser.parse(bytes) { codes.insert(failure.error.code) }
+    }
+    #expect(codes == [.notJSON])
+  }
+}
+
+@Suite("Responses and events")
+struct ResponseTests {
+  @Test("a failure without an id writes an explicit null id")
+  func failureWithoutID() {
+    let line = String(decoding: ControlResponse.failure(id: nil, error: ControlError(.notJSON, "bad")), as: UTF8.self)
+    #expect(line == #"{"error":{"code":"not_json","message":"bad"},"id":null,"ok":false,"v":1}"# + "\n")
+  }
+
+  @Test("the client reads answers and events back")
+  func serverLines() throws {
+    let answer = ControlResponse.success(id: 3, result: Acknowledgement(message: "done"))
+    guard case .answer(let id, let outcome) = try ServerLine.parse(answer.dropLast()).get() else {
+      Issue.record("not an answer")
+      return
+    }
+    #expect(id == 3)
+    #expect(try outcome.get() == .object(["message": .string("done")]))
+    let event = ControlEvent(type: "daemon.hangup", time: Date(timeIntervalSince1970: 1_700_000_000), message: "hup", fields: ["reason": .string("sighup")])
+    guard case .event(let decoded) = try ServerLine.parse(event.encodedLine.dropLast()).get() else {
+      Issue.record("not an event")
+      return
+    }
+    #expect(decoded == event)
+  }
+
+  @Test("status encodes what is unknown as explicit nulls")
+  func statusNulls() throws {
+    let status = StatusResult(
+      daemon: DaemonSection(version: "0.1.0", pid: 1, startedAt: Date(timeIntervalSince1970: 0), uptimeSeconds: 1, socket: "/s", config: nil, state: "running", units: "miles"),
+      gpsd: GPSDSection(address: "localhost:2947"), capture: CaptureSection(), shift: nil, guidance: nil,
+      store: StoreSection(path: "/db"))
+    let object = try #require(try JSONSerialization.jsonObject(with: ControlCoding.makeEncoder().encode(status)) as? [String: Any])
+    let gpsd = try #require(object["gpsd"] as? [String: Any])
+    #expect(gpsd["connected"] as? Bool == false)
+    #expect(gpsd["device"] is NSNull)
+    #expect(gpsd["fix_mode"] is NSNull)
+    #expect(object["shift"] is NSNull)
+    #expect(object["guidance"] is NSNull)
+    #expect((object["capture"] as? [String: Any])?["accepted"] is NSNull)
+    #expect((object["store"] as? [String: Any])?["ok"] is NSNull)
+    let decoded = try ControlCoding.makeDecoder().decode(StatusResult.self, from: ControlCoding.makeEncoder().encode(status))
+    #expect(decoded == status)
+  }
+}
