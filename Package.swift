@@ -16,6 +16,7 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+    .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // The pure core: no I/O, no clock.
     .target(name: "DashPilotCore"),
@@ -28,7 +29,7 @@ let package = Package(
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore"]),
     .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD"]),
     .target(name: "ControlProtocol"),
-    .target(name: "Routing", dependencies: ["Guidance"]),
+    .target(name: "Routing", dependencies: ["Guidance", "CCurl"]),
     .target(
       name: "Daemon",
       dependencies: [
@@ -54,6 +55,7 @@ let package = Package(
     .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
     .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
+    .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestSupport"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
