@@ -28,7 +28,9 @@ enum RouteFailureMapping {
   /// A status with no body the engine's format explains.
   static func failure(forUnexplainedStatus status: Int, provider: String, body: [UInt8]) -> RouteFailure {
     let excerpt = String(decoding: body.prefix(120), as: UTF8.self)
-    if status >= 500 { return RouteFailure(.unavailable, "\(provider): HTTP \(status) \(excerpt)") }
+    if status >= 500 {
+      return RouteFailure(.unavailable, "\(provider): HTTP \(status)" + (excerpt.isEmpty ? "" : " \(excerpt)"))
+    }
     return RouteFailure(.unreadableResponse, "\(provider): HTTP \(status) with a body it could not read: \(excerpt)")
   }
 }
