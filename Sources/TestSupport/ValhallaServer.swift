@@ -24,8 +24,10 @@ public final class RoutingEngineServer: @unchecked Sendable {
 
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-  public struct StartError: Error, CustomStringConvertible {
+  public struct StartError: Error, Sendable, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) { self.description = description }
   }
 
   /// A real Valhalla (`valhalla_service CONFIG 2`) on a free port.
@@ -42,23 +44,20 @@ public final class RoutingEngineServer: @unchecked Sendable {
     case .valhalla: arguments = ["scripts/valhalla/start.sh", directory.path, String(port)]
     case .osrm(let profile): arguments = ["scripts/osrm/start.sh", directory.path, String(port), profile]
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = arguments
-    process.currentDirectoryURL = TestPaths.repositoryRoot
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard process.terminationStatus == 0, let pid = pid_t(text.split(separator: "\n").last ?? "") else {
-      throw StartError(
-        description: "\(arguments[0]) failed (status \(process.terminationStatus)): "
-          + String(decoding: complaint, as: UTF8.self))
+    // The script's output goes to files, never pipes: the engine it leaves running would
+    // inherit a pipe's write end from a start on another thread and keep it open forever.
+    // posix_spawn and waitpid rather than Foundation's Process, whose exit monitoring was
+    // seen to miss the script's exit under parallel tests and wait forever.
+    let outputURL = directory.appendingPathComponent("start.out")
+    let errorURL = directory.appendingPathComponent("start.err")
+    let script = TestPaths.repositoryRoot.appendingPathComponent(arguments[0]).path
+    let status = try startLock.withLock {
+      try spawnAndWait(["/bin/bash", script] + arguments.dropFirst(), stdout: outputURL.path, stderr: errorURL.path)
+    }
+    let text = ((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    let complaint = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
+    guard status == 0, let pid = pid_t(text.split(separator: "\n").last ?? "") else {
+      throw StartError(description: "\(arguments[0]) failed (status \(status)): \(complaint)")
     }
     RunningEngines.shared.add(pid)
     let grid = try JSONDecoder().decode(RoadGrid.self, from: Data(contentsOf: directory.appendingPathComponent("grid.json")))
@@ -73,22 +72,33 @@ public final class RoutingEngineServer: @unchecked Sendable {
     self.grid = grid
   }
 
-  /// SIGKILL, then wait until the process is gone (up to 5 s), so a test that stops the
-  /// engine really meets a closed port.
+  /// SIGKILL, then wait (up to 5 s) until the port refuses connections, so a test that stops
+  /// the engine really meets a closed port. Waiting for the zombie is not enough: a
+  /// multi-threaded process shows as a zombie while its other threads still hold its sockets.
   public func kill() {
     RunningEngines.shared.remove(pid)
     _ = Glibc.kill(pid, SIGKILL)
     for _ in 0..<500 {
-      if Glibc.kill(pid, 0) != 0 { break }
-      // A zombie still answers kill(0); it is gone from the network already once its
-      // sockets are closed, which SIGKILL does at once. Check the state to stop early.
-      if let state = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        state.contains(") Z ")
-      {
-        break
-      }
+      if !Self.acceptsConnections(port: port) { return }
       usleep(10_000)
     }
+  }
+
+  /// Whether something accepts a TCP connection on 127.0.0.1:port right now.
+  public static func acceptsConnections(port: Int) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    return result == 0
   }
 
   public func stop() {
@@ -117,6 +127,34 @@ public final class RoutingEngineServer: @unchecked Sendable {
     guard bound == 0 else { throw StartError(description: "bind: \(String(cString: strerror(errno)))") }
     return Int(UInt16(bigEndian: address.sin_port))
   }
+}
+
+private let startLock = NSLock()
+
+/// Runs a program to completion with stdin from /dev/null and stdout, stderr to files;
+/// returns its exit status (128 + signal when killed).
+private func spawnAndWait(_ arguments: [String], stdout: String, stderr: String) throws -> Int32 {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  let argv = arguments.map { strdup($0) } + [nil]
+  defer { for pointer in argv { free(pointer) } }
+  var pid: pid_t = 0
+  let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+  guard spawned == 0 else {
+    throw RoutingEngineServer.StartError(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(spawned)))")
+  }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 {
+    guard errno == EINTR else {
+      throw RoutingEngineServer.StartError(description: "waitpid: \(String(cString: strerror(errno)))")
+    }
+  }
+  let signal = status & 0x7f
+  return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }
 
 /// Engines still running, killed when the test process exits however it exits normally.

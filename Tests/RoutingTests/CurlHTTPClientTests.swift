@@ -92,10 +92,11 @@ import Testing
     let server = try LoopbackHTTPServer(
       .answer("HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"))
     defer { server.stop() }
-    return [
-      ValhallaProvider(baseURL: server.url).route(for: request).failureKind,
-      OSRMProvider(baseURL: server.url).route(for: request).failureKind,
-    ]
+    let answers = [ValhallaProvider(baseURL: server.url).route(for: request), OSRMProvider(baseURL: server.url).route(for: request)]
+    for answer in answers where answer.failure?.detail.contains("HTTP \(status)") != true {
+      Issue.record("HTTP \(status) gave \(answer)")
+    }
+    return answers.map(\.failureKind)
   }
 
   @Test func credentialsPermissionQuotaAndUnavailable() throws {

@@ -25,6 +25,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   private let lock = NSLock()
   private var requests: [String] = []
   private var open: [Int32] = []
+  private let finished = DispatchSemaphore(value: 0)
 
   /// Every request received, as text (head and body).
   var received: [String] { lock.withLock { requests } }
@@ -53,8 +54,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
   var url: String { "http://127.0.0.1:\(port)" }
 
+  /// Wakes the accepting thread, waits for it to leave, and only then closes the listener:
+  /// closed first, its descriptor number could be reused by the next server's socket and
+  /// the old thread would accept that server's connections.
   func stop() {
     shutdown(listener, Int32(SHUT_RDWR))
+    finished.wait()
     close(listener)
     lock.withLock {
       for descriptor in open { close(descriptor) }
@@ -63,6 +68,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   }
 
   private func serve() {
+    defer { finished.signal() }
     while true {
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { return }

@@ -7,6 +7,12 @@
 # which needs Python 3.12 or newer; the grid generator needs `osmium`. Both are installed
 # when missing. Stop the server with `kill $(cat DIR/osrm.pid)`.
 set -euo pipefail
+# Close whatever descriptors the caller leaked to us (a test process's sockets, say), so the
+# engine left running holds none of them open.
+for fd in /proc/$$/fd/*; do
+  n=${fd##*/}
+  if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null || true; fi
+done
 dir=$1
 port=$2
 profile=$3

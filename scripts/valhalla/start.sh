@@ -6,6 +6,12 @@
 # Installs pyvalhalla-weekly (Python 3.11; pyvalhalla for 3.12+) and osmium from PyPI when
 # missing. valhalla_service ignores SIGTERM: stop it with `kill -KILL $(cat DIR/valhalla.pid)`.
 set -euo pipefail
+# Close whatever descriptors the caller leaked to us (a test process's sockets, say), so the
+# engine left running holds none of them open.
+for fd in /proc/$$/fd/*; do
+  n=${fd##*/}
+  if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null || true; fi
+done
 dir=$1
 port=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +29,8 @@ bin=$("$python" -c 'import os, valhalla; print(os.path.join(os.path.dirname(valh
 
 "$python" "$here/make_grid.py" "$dir"
 # A 36-node grid is smaller than Valhalla's default minimum reachability (50): lower it, or
-# every location is refused as unreachable. IPC sockets go in DIR so instances never collide.
+# every location is refused as unreachable. Every IPC socket (the defaults are fixed paths in
+# /tmp) goes in DIR, or two instances pass each other's requests to their workers.
 "$python" -m valhalla.valhalla_build_config \
   --mjolnir-tile-dir "$dir/tiles" \
   --mjolnir-tile-extract "$dir/tiles.tar" \
@@ -33,6 +40,10 @@ bin=$("$python" -c 'import os, valhalla; print(os.path.join(os.path.dirname(valh
   --httpd-service-listen "tcp://127.0.0.1:$port" \
   --httpd-service-loopback "ipc://$dir/loopback" \
   --httpd-service-interrupt "ipc://$dir/interrupt" \
+  --loki-service-proxy "ipc://$dir/loki" \
+  --thor-service-proxy "ipc://$dir/thor" \
+  --odin-service-proxy "ipc://$dir/odin" \
+  --meili-service-proxy "ipc://$dir/meili" \
   > "$dir/valhalla.json"
 rm -rf "$dir/tiles"
 "$bin/valhalla_build_tiles" -c "$dir/valhalla.json" "$dir/grid.osm.pbf" > "$dir/build.log" 2>&1 || {
