@@ -45,7 +45,7 @@ let package = Package(
     .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
     .executableTarget(
       name: "dashpilot-bench",
-      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "TestSupport"]),
+      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "Routing", "TestSupport"]),
 
     // Tests.
     .target(name: "TestSupport", dependencies: ["DashPilotCore"]),

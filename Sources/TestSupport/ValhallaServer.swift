@@ -59,7 +59,7 @@ public final class RoutingEngineServer: @unchecked Sendable {
     guard status == 0, let pid = pid_t(text.split(separator: "\n").last ?? "") else {
       throw StartError(description: "\(arguments[0]) failed (status \(status)): \(complaint)")
     }
-    RunningEngines.shared.add(pid)
+    RunningEngines.shared.add(pid, directory: directory)
     let grid = try JSONDecoder().decode(RoadGrid.self, from: Data(contentsOf: directory.appendingPathComponent("grid.json")))
     return RoutingEngineServer(engine: engine, port: port, directory: directory, pid: pid, grid: grid)
   }
@@ -157,7 +157,8 @@ private func spawnAndWait(_ arguments: [String], stdout: String, stderr: String)
   return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }
 
-/// Engines still running, killed when the test process exits however it exits normally.
+/// Engines still running, killed (and their directories removed) when the test process
+/// exits normally: the shared engines of a test run live as long as the process.
 private final class RunningEngines: @unchecked Sendable {
   static let shared: RunningEngines = {
     atexit { RunningEngines.shared.killAll() }
@@ -165,14 +166,17 @@ private final class RunningEngines: @unchecked Sendable {
   }()
 
   private let lock = NSLock()
-  private var pids: Set<pid_t> = []
+  private var running: [pid_t: URL] = [:]
 
-  func add(_ pid: pid_t) { lock.withLock { _ = pids.insert(pid) } }
-  func remove(_ pid: pid_t) { lock.withLock { _ = pids.remove(pid) } }
+  func add(_ pid: pid_t, directory: URL) { lock.withLock { running[pid] = directory } }
+  func remove(_ pid: pid_t) { lock.withLock { _ = running.removeValue(forKey: pid) } }
 
   func killAll() {
-    let all = lock.withLock { pids }
-    for pid in all { _ = Glibc.kill(pid, SIGKILL) }
+    let all = lock.withLock { running }
+    for (pid, directory) in all {
+      _ = Glibc.kill(pid, SIGKILL)
+      try? FileManager.default.removeItem(at: directory)
+    }
   }
 }
 
