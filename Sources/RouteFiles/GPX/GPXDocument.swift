@@ -28,18 +28,35 @@ struct GPXDocument {
     if let root = delegate.rootElement, root != "gpx" {
       throw RouteFileError(file: file, problem: .notGPX(rootElement: root))
     }
+    // FoundationXML on Linux lets some malformed documents through (a mismatched or missing
+    // end tag), so the collector checks the nesting itself.
+    if let structureError = delegate.structureError {
+      throw RouteFileError(file: file, problem: .notXML(structureError))
+    }
     guard parsed, delegate.rootElement != nil else {
-      let reason = parser.parserError.map { "\(($0 as NSError).localizedDescription), line \(parser.lineNumber)" }
-      throw RouteFileError(file: file, problem: .notXML(reason ?? "no root element, line \(parser.lineNumber)"))
+      throw RouteFileError(file: file, problem: .notXML(reason(parser)))
+    }
+    if let open = delegate.openElement {
+      throw RouteFileError(file: file, problem: .notXML("the document ends inside <\(open)>"))
     }
     return delegate.document
+  }
+
+  /// The parser's complaint with its line. The codes are libxml2's, passed through as they
+  /// are (their names differ between Foundation builds, so they are not translated).
+  private static func reason(_ parser: XMLParser) -> String {
+    guard let error = parser.parserError as NSError? else { return "the document is empty" }
+    return "malformed near line \(max(parser.lineNumber, 1)), parser error \(error.code)"
   }
 
   /// SAX collector; lives only for one parse on the caller's thread.
   private final class Collector: NSObject, XMLParserDelegate {
     var document = GPXDocument()
     var rootElement: String?
+    var structureError: String?
     private var path: [String] = []
+
+    var openElement: String? { path.last }
     private var point: Point?
     private var text = ""
 
@@ -74,6 +91,11 @@ struct GPXDocument {
       _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
       qualifiedName qName: String?
     ) {
+      guard path.last == elementName else {
+        structureError = "</\(elementName)> closes <\(path.last ?? "nothing")>, line \(parser.lineNumber)"
+        parser.abortParsing()
+        return
+      }
       path.removeLast()
       let parent = path.last
       let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
