@@ -1,4 +1,5 @@
 import DashPilotCore
+import Foundation
 import Guidance
 import Routing
 import TestSupport
@@ -88,6 +89,31 @@ import Testing
     #expect(String(decoding: client.requests[1].body, as: UTF8.self).contains(#""costing":"auto""#))
     #expect(drive.coordinates.contains { abs($0.latitude - origin.latitude) > 0.001 })
   }
+}
+
+extension ValhallaLiveTests {
+  /// Requests from many threads at once: each call has its own libcurl handle.
+  @Test func concurrentRequestsFromManyThreadsAllSucceed() throws {
+    let provider = ValhallaProvider(baseURL: server.baseURL)
+    let request = RouteRequest(
+      origin: grid.node(row: 0, column: 0), course: nil, destination: grid.node(row: 5, column: 5), mode: .driving)
+    let expected = try provider.route(for: request).get()
+    let results = ResultBox(count: 16)
+    DispatchQueue.concurrentPerform(iterations: 16) { index in results.set(index, provider.route(for: request)) }
+    #expect(results.all == Array(repeating: .success(expected), count: 16))
+  }
+}
+
+/// Collects results written from many threads.
+final class ResultBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var values: [Result<PlannedRoute, RouteFailure>?]
+
+  init(count: Int) { values = Array(repeating: nil, count: count) }
+
+  func set(_ index: Int, _ value: Result<PlannedRoute, RouteFailure>) { lock.withLock { values[index] = value } }
+
+  var all: [Result<PlannedRoute, RouteFailure>?] { lock.withLock { values } }
 }
 
 /// A Valhalla of its own, killed mid-suite.
