@@ -19,6 +19,9 @@ profile=$3
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
+# The engines' tools drop files in the working directory (valhalla_build_tiles writes
+# duplicateways.txt): work inside DIR.
+cd "$dir"
 
 find_python312() {
   local candidates=("${OSRM_PYTHON:-}" python3 python3.13 python3.12)

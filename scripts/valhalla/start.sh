@@ -18,6 +18,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 python=${PYTHON:-python3}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
+# The engines' tools drop files in the working directory (valhalla_build_tiles writes
+# duplicateways.txt): work inside DIR.
+cd "$dir"
 
 if ! "$python" -c "import valhalla, osmium" 2>/dev/null; then
   minor=$("$python" -c 'import sys; print(sys.version_info.minor)')
