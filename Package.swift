@@ -16,6 +16,7 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+    .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // The pure core: no I/O, no clock.
     .target(name: "DashPilotCore"),
@@ -28,7 +29,7 @@ let package = Package(
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore"]),
     .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD"]),
     .target(name: "ControlProtocol"),
-    .target(name: "Routing", dependencies: ["Guidance"]),
+    .target(name: "Routing", dependencies: ["Guidance", "CCurl"]),
     .target(
       name: "Daemon",
       dependencies: [
@@ -46,7 +47,7 @@ let package = Package(
     .executableTarget(name: "dashpilot-store-child", dependencies: ["Store", "TestSupport"]),
     .executableTarget(
       name: "dashpilot-bench",
-      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "TestSupport"]),
+      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "Routing", "TestSupport"]),
 
     // Tests.
     .target(name: "TestSupport", dependencies: ["DashPilotCore"]),
@@ -56,6 +57,7 @@ let package = Package(
     .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
     .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
+    .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestSupport"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,125 @@
+import Foundation
+
+/// ISO 8601 times as GPX and GeoJSON carry them, parsed and written by hand: no formatter,
+/// no locale, no calendar, so the same text always gives the same instant.
+enum ISO8601Time {
+  /// Accepts `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM` (or `±HHMM`).
+  /// A time without a zone is taken as UTC, as GPX 1.0 loggers write it.
+  static func parse(_ text: String) -> Date? {
+    let chars = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+    var i = 0
+    func number(_ digits: Int) -> Int? {
+      guard i + digits <= chars.count else { return nil }
+      var value = 0
+      for _ in 0..<digits {
+        let c = chars[i]
+        guard c >= 48, c <= 57 else { return nil }
+        value = value * 10 + Int(c - 48)
+        i += 1
+      }
+      return value
+    }
+    func expect(_ c: UInt8) -> Bool {
+      guard i < chars.count, chars[i] == c else { return false }
+      i += 1
+      return true
+    }
+    guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2),
+      expect(UInt8(ascii: "-")), let day = number(2)
+    else { return nil }
+    guard i < chars.count, chars[i] == UInt8(ascii: "T") || chars[i] == UInt8(ascii: " ") else { return nil }
+    i += 1
+    guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2),
+      expect(UInt8(ascii: ":")), let second = number(2)
+    else { return nil }
+    var fraction = 0.0
+    if i < chars.count, chars[i] == UInt8(ascii: ".") || chars[i] == UInt8(ascii: ",") {
+      i += 1
+      var scale = 0.1
+      var digits = 0
+      while i < chars.count, chars[i] >= 48, chars[i] <= 57 {
+        fraction += Double(chars[i] - 48) * scale
+        scale /= 10
+        digits += 1
+        i += 1
+      }
+      guard digits > 0 else { return nil }
+    }
+    var offsetSeconds = 0
+    if i < chars.count {
+      if chars[i] == UInt8(ascii: "Z") || chars[i] == UInt8(ascii: "z") {
+        i += 1
+      } else if chars[i] == UInt8(ascii: "+") || chars[i] == UInt8(ascii: "-") {
+        let sign = chars[i] == UInt8(ascii: "-") ? -1 : 1
+        i += 1
+        guard let offsetHours = number(2) else { return nil }
+        _ = expect(UInt8(ascii: ":"))
+        guard let offsetMinutes = number(2), offsetHours <= 23, offsetMinutes <= 59 else { return nil }
+        offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+      } else {
+        return nil
+      }
+    }
+    guard i == chars.count, (1...12).contains(month), (1...daysIn(month, year)).contains(day),
+      hour <= 23, minute <= 59, second <= 60
+    else { return nil }
+    let days = daysFromCivil(year: year, month: month, day: day)
+    let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+    return Date(timeIntervalSince1970: Double(whole) + fraction)
+  }
+
+  /// UTC, `Z`, milliseconds only when the time has a fraction of a second.
+  static func format(_ date: Date) -> String {
+    let t = date.timeIntervalSince1970
+    var whole = Int(t.rounded(.down))
+    var millis = Int(((t - Double(whole)) * 1000).rounded())
+    if millis == 1000 {
+      whole += 1
+      millis = 0
+    }
+    let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+    let secondsOfDay = whole - days * 86_400
+    let (year, month, day) = civilFromDays(days)
+    var text =
+      "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
+      + "\(pad(secondsOfDay % 3600 / 60, 2)):\(pad(secondsOfDay % 60, 2))"
+    if millis != 0 { text += ".\(pad(millis, 3))" }
+    return text + "Z"
+  }
+
+  private static func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+  }
+
+  private static func daysIn(_ month: Int, _ year: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Howard Hinnant's days_from_civil: days since 1970-01-01 in the proleptic Gregorian calendar.
+  private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}

@@ -1,1 +1,0 @@
-// The RouteFiles module: see issue 3.

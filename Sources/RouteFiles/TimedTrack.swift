@@ -1,0 +1,35 @@
+import DashPilotCore
+import Foundation
+
+/// One recorded position of a track: what GPX keeps of a fix.
+public struct TrackPoint: Sendable, Hashable {
+  public var coordinate: GeoCoordinate
+  public var time: Date
+  /// Metres above the geoid (GPX `ele`), when the logger wrote it.
+  public var elevation: Double?
+  /// Horizontal dilution of precision, when the logger wrote it; turning it into metres is
+  /// the importer's decision, not the file's.
+  public var hdop: Double?
+
+  public init(coordinate: GeoCoordinate, time: Date, elevation: Double? = nil, hdop: Double? = nil) {
+    self.coordinate = coordinate
+    self.time = time
+    self.elevation = elevation
+    self.hdop = hdop
+  }
+}
+
+/// A track as continuous segments: a break between segments is a gap the logger saw (or,
+/// on export, one the measurement found), so it is never joined into one line.
+public struct TimedTrack: Sendable, Hashable {
+  public var name: String?
+  /// Each segment holds at least one point; empty segments are dropped on reading.
+  public var segments: [[TrackPoint]]
+
+  public init(name: String? = nil, segments: [[TrackPoint]]) {
+    self.name = name
+    self.segments = segments
+  }
+
+  public var pointCount: Int { segments.reduce(0) { $0 + $1.count } }
+}
