@@ -16,6 +16,8 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+    .systemLibrary(
+      name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
     // The pure core: no I/O, no clock.
     .target(name: "DashPilotCore"),
@@ -29,6 +31,7 @@ let package = Package(
     .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD"]),
     .target(name: "ControlProtocol"),
     .target(name: "Routing", dependencies: ["Guidance"]),
+    .target(name: "Uplink", dependencies: ["CMosquitto", "CSQLite", "DashPilotCore"]),
     .target(
       name: "Daemon",
       dependencies: [
@@ -44,7 +47,7 @@ let package = Package(
     .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
     .executableTarget(
       name: "dashpilot-bench",
-      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "TestSupport"]),
+      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "Uplink", "TestSupport"]),
 
     // Tests.
     .target(name: "TestSupport", dependencies: ["DashPilotCore"]),
@@ -54,6 +57,7 @@ let package = Package(
     .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
     .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
+    .testTarget(name: "UplinkTests", dependencies: ["Uplink", "CSQLite", "TestSupport"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
