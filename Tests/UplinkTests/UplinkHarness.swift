@@ -72,10 +72,14 @@ final class UplinkHarness: @unchecked Sendable {
 
   /// A new service (and MQTT client) over the same outbox file, reopened, as after a
   /// daemon restart.
-  func restart() throws {
+  /// Returns the outbox depth seen between the two services.
+  @discardableResult
+  func restart() throws -> Int {
     stop()
     try queue.sync { try database.reopen() }
+    let left = depth
     try start()
+    return left
   }
 
   deinit { stop() }
