@@ -74,6 +74,12 @@ public final class MQTTPublisher: @unchecked Sendable {
       try check(mosquitto_username_pw_set(handle, username, password), "set the username and password")
     }
     if let caFile = configuration.caFile {
+      // libmosquitto only says "invalid function arguments" for a file it cannot open.
+      for (key, path) in [("ca_file", caFile), ("cert_file", configuration.certFile), ("key_file", configuration.keyFile)] {
+        if let path, !FileManager.default.isReadableFile(atPath: path) {
+          throw MQTTError(operation: "set up TLS", reason: "\(key) \(path) cannot be read")
+        }
+      }
       try check(
         mosquitto_tls_set(handle, caFile, nil, configuration.certFile, configuration.keyFile, nil),
         "set up TLS with ca_file \(caFile)")
