@@ -178,10 +178,13 @@ public final class MQTTPublisher: @unchecked Sendable {
         } while loopCode == MOSQ_ERR_SUCCESS.rawValue
         let loopErrno = errno
         if shared.isStopping { break }
-        if shared.takeWasConnected() { delay = configuration.reconnectDelay }
-        // A refusal was reported by the CONNACK callback with the broker's own reason.
+        let wasConnected = shared.takeWasConnected()
+        if wasConnected { delay = configuration.reconnectDelay }
+        // A refusal was reported by the CONNACK callback with the broker's own reason. A TLS
+        // handshake that fails ends here too, before any CONNACK: that is a failed connect.
         if loopCode != MOSQ_ERR_CONN_REFUSED.rawValue {
-          shared.failed(reason: "connection to \(brokerName) ended: " + Self.describe(loopCode, errno: loopErrno, detail: shared.takeLastLogError()))
+          let what = wasConnected ? "connection to \(brokerName) ended: " : "connecting to \(brokerName) failed: "
+          shared.failed(reason: what + Self.describe(loopCode, errno: loopErrno, detail: shared.takeLastLogError()))
         }
       } else {
         shared.failed(reason: "connecting to \(brokerName) failed: " + Self.describe(code, errno: connectErrno, detail: shared.takeLastLogError()))
