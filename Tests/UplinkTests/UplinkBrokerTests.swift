@@ -78,6 +78,35 @@ import Testing
     #expect(harness.logs.lines.contains(UplinkLogLine(.info, "uplink: connected to 127.0.0.1:\(broker.port)")))
   }
 
+  @Test func aBrokerStoppedMidDrainLosesNothing() async throws {
+    let directory = try TestPaths.temporaryDirectory("uplink-outage-mid")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let broker = try MosquittoBroker(directory: directory)
+    try broker.start()
+    defer { broker.stop() }
+    let consumer = try MosquittoSubscriber(port: broker.port, topic: "dashpilot/#", directory: directory)
+    defer { consumer.stop() }
+    try consumer.waitUntilSubscribed(probeTopic: "dashpilot/probe")
+
+    let harness = try UplinkHarness(configuration: testConfiguration(port: broker.port))
+    let messages = sampleBatches(count: 1020, size: 2)
+    try harness.enqueue(Array(messages[0..<1000]))
+    try harness.start()
+    #expect(await eventually(within: 20) { harness.depth < 950 })
+    broker.stop()
+    let leftWhenStopped = harness.depth
+    #expect(leftWhenStopped > 0)
+    try harness.enqueue(Array(messages[1000..<1020]), at: t0 + 60)
+    #expect(await eventually(within: 10) { harness.status?.connected == false })
+    try await Task.sleep(nanoseconds: 1_000_000_000)
+    #expect(harness.depth >= 20)
+
+    try broker.start()
+    #expect(await eventually(within: 30) { harness.depth == 0 })
+    #expect(await eventually(within: 15) { consume(consumer.messages, topicSuffix: "samples").unique.count == 1020 })
+    #expect(consume(consumer.messages, topicSuffix: "samples").unique.map(\.sequence) == Array(1...1020))
+  }
+
   @Test func aWrongPasswordIsReportedAndNothingLeavesTheOutbox() async throws {
     let directory = try TestPaths.temporaryDirectory("uplink-auth")
     defer { try? FileManager.default.removeItem(at: directory) }
