@@ -88,7 +88,8 @@ import Testing
     defer { consumer.stop() }
     try consumer.waitUntilSubscribed(probeTopic: "dashpilot/probe")
 
-    let harness = try UplinkHarness(configuration: testConfiguration(port: broker.port))
+    // One in flight at a time: slow enough that the broker stops with most still queued.
+    let harness = try UplinkHarness(configuration: testConfiguration(port: broker.port), maxInFlight: 1)
     let messages = sampleBatches(count: 1020, size: 2)
     try harness.enqueue(Array(messages[0..<1000]))
     try harness.start()
