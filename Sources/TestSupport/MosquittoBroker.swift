@@ -87,6 +87,15 @@ public final class MosquittoBroker: @unchecked Sendable {
     ProcessLaunch.terminate(process)
   }
 
+  /// Freezes the broker (SIGSTOP): connections stay open but nothing is answered.
+  public func pause() {
+    if let process = lock.withLock({ self.process }) { kill(process.processIdentifier, SIGSTOP) }
+  }
+
+  public func resume() {
+    if let process = lock.withLock({ self.process }) { kill(process.processIdentifier, SIGCONT) }
+  }
+
   public var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
   deinit {

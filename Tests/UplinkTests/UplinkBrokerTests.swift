@@ -108,6 +108,34 @@ import Testing
     #expect(consume(consumer.messages, topicSuffix: "samples").unique.map(\.sequence) == Array(1...1020))
   }
 
+  @Test func entriesWaitingTooLongForAnAcknowledgementArePublishedAgain() async throws {
+    let directory = try TestPaths.temporaryDirectory("uplink-stall")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let broker = try MosquittoBroker(directory: directory)
+    try broker.start()
+    defer { broker.stop() }
+    let consumer = try MosquittoSubscriber(port: broker.port, topic: "dashpilot/#", directory: directory)
+    defer { consumer.stop() }
+    try consumer.waitUntilSubscribed(probeTopic: "dashpilot/probe")
+
+    let harness = try UplinkHarness(configuration: testConfiguration(port: broker.port), acknowledgementTimeout: 1)
+    try harness.start()
+    #expect(await eventually(within: 10) { harness.status?.connected == true })
+    broker.pause()
+    try harness.enqueue(sampleBatches(count: 5, size: 2))
+    #expect(harness.status?.inFlight == 5)
+    try await Task.sleep(nanoseconds: 1_300_000_000)
+    _ = harness.onService { $0.tick() }
+    let status = try #require(harness.status)
+    #expect(status.inFlight == 5)
+    #expect(status.lastError?.hasPrefix("uplink: no acknowledgement from 127.0.0.1:\(broker.port) for 1 s") == true)
+    broker.resume()
+    #expect(await eventually(within: 10) { harness.depth == 0 })
+    // Both copies reach the consumer; de-duplication leaves each once.
+    #expect(await eventually(within: 10) { consume(consumer.messages, topicSuffix: "samples").all.count == 10 })
+    #expect(consume(consumer.messages, topicSuffix: "samples").unique.map(\.sequence) == [1, 2, 3, 4, 5])
+  }
+
   @Test func aWrongPasswordIsReportedAndNothingLeavesTheOutbox() async throws {
     let directory = try TestPaths.temporaryDirectory("uplink-auth")
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -22,9 +22,11 @@ final class UplinkHarness: @unchecked Sendable {
   let logs = LogCollector()
   let configuration: UplinkConfiguration
   let maxInFlight: Int
+  let acknowledgementTimeout: TimeInterval
   private var service: UplinkService?
 
-  init(configuration: UplinkConfiguration, maxInFlight: Int = 8) throws {
+  init(configuration: UplinkConfiguration, maxInFlight: Int = 8, acknowledgementTimeout: TimeInterval = 60) throws {
+    self.acknowledgementTimeout = acknowledgementTimeout
     try configuration.validate()
     self.configuration = configuration
     self.maxInFlight = maxInFlight
@@ -40,7 +42,8 @@ final class UplinkHarness: @unchecked Sendable {
     try queue.sync {
       let logs = self.logs
       let service = UplinkService(
-        configuration: configuration, outbox: outbox, queue: queue, maxInFlight: maxInFlight, log: { logs.append($0) })
+        configuration: configuration, outbox: outbox, queue: queue, maxInFlight: maxInFlight,
+        acknowledgementTimeout: acknowledgementTimeout, log: { logs.append($0) })
       self.service = service
       try service.start()
     }

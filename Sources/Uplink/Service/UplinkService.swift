@@ -20,14 +20,19 @@ public final class UplinkService: @unchecked Sendable {
   public let outbox: Outbox
   public let queue: DispatchQueue
   public let maxInFlight: Int
+  /// How long a published entry may wait for its acknowledgement, while connected, before
+  /// everything unacknowledged is published again: the guard against a drain that would
+  /// otherwise stall for good on an acknowledgement that never comes.
+  public let acknowledgementTimeout: TimeInterval
   private let clock: @Sendable () -> Date
   private let log: @Sendable (UplinkLogLine) -> Void
   private let encoder: UplinkEncoder
   private var publisher: MQTTPublisher?
   private var connected = false
   private var stopped = false
-  /// Message id → outbox sequence, for what is published and not yet acknowledged.
-  private var inFlight: [Int32: Int64] = [:]
+  /// Message id → outbox sequence and when it was published, for what is waiting for
+  /// its acknowledgement.
+  private var inFlight: [Int32: (sequence: Int64, at: Date)] = [:]
   /// The highest sequence handed to the publisher since the last (re)connection.
   private var lastDispatched: Int64 = 0
   private var lastError: String?
@@ -37,12 +42,13 @@ public final class UplinkService: @unchecked Sendable {
 
   public init(
     configuration: UplinkConfiguration, outbox: Outbox, queue: DispatchQueue, maxInFlight: Int = 16,
-    clock: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (UplinkLogLine) -> Void
+    acknowledgementTimeout: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (UplinkLogLine) -> Void
   ) {
     self.configuration = configuration
     self.outbox = outbox
     self.queue = queue
     self.maxInFlight = max(1, maxInFlight)
+    self.acknowledgementTimeout = acknowledgementTimeout
     self.clock = clock
     self.log = log
     self.encoder = UplinkEncoder(vehicleID: configuration.vehicleID)
@@ -86,7 +92,30 @@ public final class UplinkService: @unchecked Sendable {
   /// Call after a transaction that queued messages has committed, so they go out now.
   public func outboxDidChange() {
     dispatchPrecondition(condition: .onQueue(queue))
+    republishIfStalled()
     pump()
+  }
+
+  /// Call now and then (the daemon's status tick): publishes again what has waited longer
+  /// than `acknowledgementTimeout` for the broker.
+  public func tick() {
+    dispatchPrecondition(condition: .onQueue(queue))
+    republishIfStalled()
+    pump()
+  }
+
+  private func republishIfStalled() {
+    guard connected, let oldest = inFlight.values.map(\.at).min() else { return }
+    let waited = clock().timeIntervalSince(oldest)
+    guard waited > acknowledgementTimeout else { return }
+    fail("uplink: no acknowledgement from \(brokerName) for \(Int(waited)) s; publishing the unacknowledged entries again")
+    rewind()
+  }
+
+  /// Forgets what is in flight and starts again from the head of the outbox.
+  private func rewind() {
+    inFlight = [:]
+    lastDispatched = 0
   }
 
   /// Publishes the retained live status, at most once per `live_interval`, and only while
@@ -135,8 +164,7 @@ public final class UplinkService: @unchecked Sendable {
       lastError = nil
       lastLoggedFailure = nil
       // Publish again whatever is unacknowledged, from the head of the outbox.
-      inFlight = [:]
-      lastDispatched = 0
+      rewind()
       log(UplinkLogLine(.info, "uplink: connected to \(brokerName)"))
       pump()
     case .refused(let reason):
@@ -149,7 +177,7 @@ public final class UplinkService: @unchecked Sendable {
       connected = false
       fail("uplink: \(brokerName): \(reason)")
     case .acknowledged(let messageID):
-      guard let sequence = inFlight.removeValue(forKey: messageID) else { return }
+      guard let sequence = inFlight.removeValue(forKey: messageID)?.sequence else { return }
       do {
         try outbox.remove(sequence: sequence)
         lastAcknowledgedAt = clock()
@@ -185,7 +213,7 @@ public final class UplinkService: @unchecked Sendable {
         do {
           let messageID = try publisher.publish(
             topic: configuration.topic(entry.topic), payload: entry.payload, qos: configuration.qos, retain: false)
-          inFlight[messageID] = entry.sequence
+          inFlight[messageID] = (entry.sequence, clock())
           lastDispatched = entry.sequence
         } catch {
           // Most likely the connection dropped a moment ago; its event will follow.
