@@ -32,10 +32,13 @@ enum ProcessLaunch {
   /// hangs on a child that will not stop.
   static func terminate(_ process: Process, grace: TimeInterval = 10) {
     guard process.isRunning else { return }
+    let pid = process.processIdentifier
+    let exited = DispatchSemaphore(value: 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+      if exited.wait(timeout: .now()) == .timedOut { kill(pid, SIGKILL) }
+    }
     process.terminate()
-    let deadline = Date() + grace
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
+    exited.signal()
   }
 }

@@ -13,7 +13,6 @@ public final class MosquittoSubscriber: @unchecked Sendable {
   private let lock = NSLock()
   private var process: Process?
   private let connectionArguments: [String]
-  private let topicFilter: String
 
   public init(
     port: Int, topic: String, directory: URL, clientID: String = "test-consumer", caFile: String? = nil,
@@ -28,7 +27,6 @@ public final class MosquittoSubscriber: @unchecked Sendable {
     if let username { connection += ["-u", username] }
     if let password { connection += ["-P", password] }
     self.connectionArguments = connection
-    self.topicFilter = topic
     process.arguments = connection + ["-t", topic, "-q", "1", "-c", "-i", clientID, "-v"]
     process.standardOutput = try FileHandle(forWritingTo: outputFile)
     process.standardError = FileHandle.nullDevice

@@ -88,15 +88,20 @@ import Testing
     defer { consumer.stop() }
     try consumer.waitUntilSubscribed(probeTopic: "dashpilot/probe")
 
-    // One in flight at a time: slow enough that the broker stops with most still queued.
-    let harness = try UplinkHarness(configuration: testConfiguration(port: broker.port), maxInFlight: 1)
+    let harness = try UplinkHarness(configuration: testConfiguration(port: broker.port))
     let messages = sampleBatches(count: 1020, size: 2)
-    try harness.enqueue(Array(messages[0..<1000]))
     try harness.start()
-    #expect(await eventually(within: 20) { harness.depth < 950 })
+    #expect(await eventually(within: 10) { harness.status?.connected == true })
+    try harness.enqueue(Array(messages[0..<500]))
+    #expect(await eventually(within: 20) { harness.depth == 0 })
+    // Freeze the broker so the next entries are certainly in flight or queued when it
+    // goes down, then stop it the way a service manager would.
+    broker.pause()
+    try harness.enqueue(Array(messages[500..<1000]))
+    #expect(harness.status?.inFlight == 8)
+    #expect(harness.depth == 500)
+    broker.resume()
     broker.stop()
-    let leftWhenStopped = harness.depth
-    #expect(leftWhenStopped > 0)
     try harness.enqueue(Array(messages[1000..<1020]), at: t0 + 60)
     #expect(await eventually(within: 10) { harness.status?.connected == false })
     try await Task.sleep(nanoseconds: 1_000_000_000)
@@ -128,7 +133,9 @@ import Testing
     _ = harness.onService { $0.tick() }
     let status = try #require(harness.status)
     #expect(status.inFlight == 5)
-    #expect(status.lastError?.hasPrefix("uplink: no acknowledgement from 127.0.0.1:\(broker.port) for 1 s") == true)
+    let stalled = try #require(status.lastError)
+    #expect(stalled.hasPrefix("uplink: no acknowledgement from 127.0.0.1:\(broker.port) for "), "\(stalled)")
+    #expect(stalled.hasSuffix(" s; publishing the unacknowledged entries again"), "\(stalled)")
     broker.resume()
     #expect(await eventually(within: 10) { harness.depth == 0 })
     // Both copies reach the consumer; de-duplication leaves each once.

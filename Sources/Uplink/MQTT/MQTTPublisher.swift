@@ -174,7 +174,7 @@ public final class MQTTPublisher: @unchecked Sendable {
       if code == MOSQ_ERR_SUCCESS.rawValue {
         var loopCode: Int32
         repeat {
-          loopCode = mosquitto_loop(handle, 500, 1)
+          loopCode = mosquitto_loop(handle, 1000, 1)
         } while loopCode == MOSQ_ERR_SUCCESS.rawValue
         let loopErrno = errno
         if shared.isStopping { break }
