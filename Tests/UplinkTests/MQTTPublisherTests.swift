@@ -44,6 +44,36 @@ final class EventCollector: @unchecked Sendable {
     })
   }
 
+  @Test func aConnectionCutWithoutGoodbyeFiresTheLastWillAndReconnects() async throws {
+    let directory = try TestPaths.temporaryDirectory("uplink-will")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let broker = try MosquittoBroker(directory: directory)
+    try broker.start()
+    defer { broker.stop() }
+    let consumer = try MosquittoSubscriber(port: broker.port, topic: "dashpilot/van-7/status", directory: directory)
+    defer { consumer.stop() }
+
+    let collector = EventCollector()
+    let publisher = try MQTTPublisher(
+      configuration: testConfiguration(port: broker.port), password: nil, queue: DispatchQueue(label: "publisher-test")
+    ) { collector.append($0) }
+    publisher.start()
+    defer { publisher.stop() }
+    #expect(await eventually(within: 10) { collector.events.contains(.connected) })
+    #expect(await eventually(within: 10) { consumer.messages.count == 1 })
+    // Cut the TCP connection under libmosquitto: the broker sees no DISCONNECT.
+    #expect(shutdown(publisher.socketDescriptor, Int32(SHUT_RDWR)) == 0)
+    #expect(await eventually(within: 10) { collector.events.filter { $0 == .connected }.count == 2 })
+    #expect(await eventually(within: 10) { consumer.messages.count == 3 })
+    let states = consumer.messages.map { message in
+      message.payload.contains(#""state":"online""#) ? "online" : message.payload.contains(#""state":"offline""#) ? "offline" : "?"
+    }
+    #expect(states == ["online", "offline", "online"])
+    #expect(
+      collector.events.filter { if case .acknowledged = $0 { return false } else { return true } }
+        == [.connected, .disconnected(reason: "connection lost: The connection was lost"), .connected])
+  }
+
   @Test func anUnresolvableHostIsALookupError() async throws {
     let collector = EventCollector()
     let publisher = try MQTTPublisher(

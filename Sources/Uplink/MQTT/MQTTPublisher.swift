@@ -160,6 +160,9 @@ public final class MQTTPublisher: @unchecked Sendable {
     return true
   }
 
+  /// The connection's socket, for tests that cut it from outside (-1 when none).
+  var socketDescriptor: Int32 { mosquitto_socket(handle) }
+
   private func release() {
     shared.close()
     mosquitto_destroy(handle)
@@ -180,11 +183,13 @@ public final class MQTTPublisher: @unchecked Sendable {
         if shared.isStopping { break }
         let wasConnected = shared.takeWasConnected()
         if wasConnected { delay = configuration.reconnectDelay }
-        // A refusal was reported by the CONNACK callback with the broker's own reason. A TLS
-        // handshake that fails ends here too, before any CONNACK: that is a failed connect.
-        if loopCode != MOSQ_ERR_CONN_REFUSED.rawValue {
-          let what = wasConnected ? "connection to \(brokerName) ended: " : "connecting to \(brokerName) failed: "
-          shared.failed(reason: what + Self.describe(loopCode, errno: loopErrno, detail: shared.takeLastLogError()))
+        // A lost connection was reported by the disconnect callback, a refusal by the CONNACK
+        // callback with the broker's own reason. What is left failed before any CONNACK (a
+        // TLS handshake, for one): that is a failed connect.
+        if !wasConnected && loopCode != MOSQ_ERR_CONN_REFUSED.rawValue {
+          shared.failed(
+            reason: "connecting to \(brokerName) failed: "
+              + Self.describe(loopCode, errno: loopErrno, detail: shared.takeLastLogError()))
         }
       } else {
         shared.failed(reason: "connecting to \(brokerName) failed: " + Self.describe(code, errno: connectErrno, detail: shared.takeLastLogError()))
