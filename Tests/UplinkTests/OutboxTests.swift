@@ -88,6 +88,18 @@ func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage
     #expect(try reopened.peek(limit: 5).map(\.sequence) == [3])
   }
 
+  @Test func aBurstOfAcknowledgementsIsRemovedAtOnce() throws {
+    let database = try TestDatabase()
+    try Outbox.createSchema(on: database.handle)
+    let outbox = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 2000)
+    database.execute("BEGIN")
+    for message in sampleBatches(count: 1200, size: 1) { try outbox.enqueue(message, queuedAt: t0) }
+    database.execute("COMMIT")
+    #expect(try outbox.remove(sequences: Array(1...1100) + [5000]) == 1100)
+    #expect(try outbox.remove(sequences: []) == 0)
+    #expect(try outbox.peek(limit: 200).map(\.sequence) == Array(1101...1200))
+  }
+
   @Test func aRolledBackTransactionTakesItsMessageWithIt() throws {
     let database = try TestDatabase()
     try Outbox.createSchema(on: database.handle)

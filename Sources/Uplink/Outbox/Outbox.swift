@@ -132,6 +132,25 @@ public struct Outbox {
     return sql.changes > 0
   }
 
+  /// Removes several acknowledged entries in one statement (one commit, when the caller
+  /// has no transaction open), so a burst of acknowledgements costs one disk sync rather
+  /// than one each. Returns how many were still there.
+  @discardableResult
+  public func remove(sequences: [Int64]) throws(OutboxError) -> Int {
+    guard !sequences.isEmpty else { return 0 }
+    var removed = 0
+    // SQLite's default limit on bound parameters is 32766; stay well under it.
+    for start in stride(from: 0, to: sequences.count, by: 500) {
+      let chunk = sequences[start..<min(start + 500, sequences.count)]
+      let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+      try sql.query(
+        "DELETE FROM uplink_outbox WHERE sequence IN (\(placeholders))", chunk.map(SQLiteValue.integer),
+        operation: "remove acknowledged messages")
+      removed += sql.changes
+    }
+    return removed
+  }
+
   /// Entries waiting.
   public func depth() throws(OutboxError) -> Int {
     var count = 0

@@ -39,6 +39,10 @@ public final class UplinkService: @unchecked Sendable {
   private var lastAcknowledgedAt: Date?
   private var lastLiveAt: Date?
   private var lastLoggedFailure: String?
+  /// Acknowledged sequences not yet deleted: acknowledgements come in bursts, and one
+  /// DELETE per burst is one disk sync instead of one per message.
+  private var acknowledgedSequences: [Int64] = []
+  private var removalScheduled = false
 
   public init(
     configuration: UplinkConfiguration, outbox: Outbox, queue: DispatchQueue, maxInFlight: Int = 16,
@@ -80,6 +84,7 @@ public final class UplinkService: @unchecked Sendable {
   public func stop(timeout: TimeInterval = 5) {
     dispatchPrecondition(condition: .onQueue(queue))
     guard !stopped else { return }
+    removeAcknowledged()
     stopped = true
     connected = false
     inFlight = [:]
@@ -164,6 +169,7 @@ public final class UplinkService: @unchecked Sendable {
       lastError = nil
       lastLoggedFailure = nil
       // Publish again whatever is unacknowledged, from the head of the outbox.
+      removeAcknowledged()
       rewind()
       log(UplinkLogLine(.info, "uplink: connected to \(brokerName)"))
       pump()
@@ -178,13 +184,29 @@ public final class UplinkService: @unchecked Sendable {
       fail("uplink: \(brokerName): \(reason)")
     case .acknowledged(let messageID):
       guard let sequence = inFlight.removeValue(forKey: messageID)?.sequence else { return }
-      do {
-        try outbox.remove(sequence: sequence)
-        lastAcknowledgedAt = clock()
-      } catch {
-        fail(error.description)
+      lastAcknowledgedAt = clock()
+      acknowledgedSequences.append(sequence)
+      // Events already queued behind this one run first, so their removals join this one.
+      if !removalScheduled {
+        removalScheduled = true
+        queue.async { [weak self] in
+          guard let self, !self.stopped else { return }
+          self.removeAcknowledged()
+          self.pump()
+        }
       }
-      pump()
+    }
+  }
+
+  private func removeAcknowledged() {
+    removalScheduled = false
+    guard !acknowledgedSequences.isEmpty else { return }
+    do {
+      try outbox.remove(sequences: acknowledgedSequences)
+      acknowledgedSequences = []
+    } catch {
+      // Kept for the next try; if they are published again meanwhile, the consumer drops the copy.
+      fail(error.description)
     }
   }
 
