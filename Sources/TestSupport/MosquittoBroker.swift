@@ -28,7 +28,8 @@ public final class MosquittoBroker: @unchecked Sendable {
   private let lock = NSLock()
   private var process: Process?
 
-  public static let executable = ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"]
+  public static let executable =
+    ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"]
     .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "mosquitto"
 
   /// Writes the config; `passwords` (user → password) turns anonymous access off.
@@ -83,7 +84,12 @@ public final class MosquittoBroker: @unchecked Sendable {
 
   /// Stops it the way a service manager would (SIGTERM: it saves its persistence file).
   public func stop() {
-    guard let process = lock.withLock({ () -> Process? in defer { self.process = nil }; return self.process }) else { return }
+    guard
+      let process = lock.withLock({ () -> Process? in
+        defer { self.process = nil }
+        return self.process
+      })
+    else { return }
     ProcessLaunch.terminate(process)
   }
 
@@ -118,7 +124,8 @@ public final class MosquittoBroker: @unchecked Sendable {
     process.waitUntilExit()
     let text = String(decoding: data, as: UTF8.self)
     guard process.terminationStatus == 0 else {
-      throw TestProcessError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(text)")
+      throw TestProcessError(
+        "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(text)")
     }
     return text
   }
@@ -155,7 +162,9 @@ public enum FreePort {
     defer { close(fd) }
     var address = loopback(port: port)
     return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     } == 0
   }
 

@@ -49,7 +49,8 @@ public final class MosquittoSubscriber: @unchecked Sendable {
   public func waitUntilSubscribed(probeTopic: String, timeout: TimeInterval = 10) throws {
     let deadline = Date() + timeout
     while Date() < deadline {
-      try MosquittoBroker.run("/usr/bin/mosquitto_pub", connectionArguments + ["-t", probeTopic, "-q", "1", "-m", "probe"])
+      try MosquittoBroker.run(
+        "/usr/bin/mosquitto_pub", connectionArguments + ["-t", probeTopic, "-q", "1", "-m", "probe"])
       let probeDeadline = Date() + 0.5
       while Date() < probeDeadline {
         if messages.contains(where: { $0.topic == probeTopic }) { return }
@@ -60,7 +61,12 @@ public final class MosquittoSubscriber: @unchecked Sendable {
   }
 
   public func stop() {
-    guard let process = lock.withLock({ () -> Process? in defer { self.process = nil }; return self.process }) else { return }
+    guard
+      let process = lock.withLock({ () -> Process? in
+        defer { self.process = nil }
+        return self.process
+      })
+    else { return }
     ProcessLaunch.terminate(process)
   }
 

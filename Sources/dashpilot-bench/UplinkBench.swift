@@ -60,7 +60,8 @@ private func measureUplinkDrain(samples: Int, batchSize: Int) throws -> UplinkDr
     return sample
   }
   let messages = stride(from: 0, to: positions.count, by: batchSize).map { start in
-    UplinkMessage.samples(SampleBatch(shiftID: 42, samples: Array(positions[start..<min(start + batchSize, positions.count)])))
+    UplinkMessage.samples(
+      SampleBatch(shiftID: 42, samples: Array(positions[start..<min(start + batchSize, positions.count)])))
   }
 
   // Enqueue: one transaction per batch, as the store commits them.

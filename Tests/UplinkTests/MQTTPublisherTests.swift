@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Uplink
 
 /// Events collected on the owner's queue.
@@ -31,17 +32,21 @@ final class EventCollector: @unchecked Sendable {
     ) { collector.append($0) }
     publisher.start()
     #expect(await eventually(within: 10) { collector.events.contains(.connected) })
-    let messageID = try publisher.publish(topic: "fleet/van-7/samples", payload: Array("hello".utf8), qos: 1, retain: false)
+    let messageID = try publisher.publish(
+      topic: "fleet/van-7/samples", payload: Array("hello".utf8), qos: 1, retain: false)
     #expect(await eventually(within: 10) { collector.events.contains(.acknowledged(messageID: messageID)) })
     #expect(await eventually(within: 10) { consumer.messages.contains { $0 == ("fleet/van-7/samples", "hello") } })
     #expect(throws: MQTTError(operation: "publish to fleet/#", reason: "Invalid function arguments provided")) {
       try publisher.publish(topic: "fleet/#", payload: [1], qos: 1, retain: false)
     }
     #expect(publisher.stop())
-    #expect(consumer.messages.filter { $0.topic == "fleet/van-7/status" }.map(\.payload).first?.contains(#""state":"online""#) == true)
-    #expect(await eventually(within: 5) {
-      consumer.messages.last?.payload == #"{"schema":"dashpilot.status/1","vehicle":"van-7","state":"offline"}"#
-    })
+    #expect(
+      consumer.messages.filter { $0.topic == "fleet/van-7/status" }.map(\.payload).first?.contains(#""state":"online""#)
+        == true)
+    #expect(
+      await eventually(within: 5) {
+        consumer.messages.last?.payload == #"{"schema":"dashpilot.status/1","vehicle":"van-7","state":"offline"}"#
+      })
   }
 
   @Test func aConnectionCutWithoutGoodbyeFiresTheLastWillAndReconnects() async throws {
@@ -66,7 +71,8 @@ final class EventCollector: @unchecked Sendable {
     #expect(await eventually(within: 10) { collector.events.filter { $0 == .connected }.count == 2 })
     #expect(await eventually(within: 10) { consumer.messages.count == 3 })
     let states = consumer.messages.map { message in
-      message.payload.contains(#""state":"online""#) ? "online" : message.payload.contains(#""state":"offline""#) ? "offline" : "?"
+      message.payload.contains(#""state":"online""#)
+        ? "online" : message.payload.contains(#""state":"offline""#) ? "offline" : "?"
     }
     #expect(states == ["online", "offline", "online"])
     #expect(
@@ -102,11 +108,13 @@ final class EventCollector: @unchecked Sendable {
       lastError: "uplink: connecting to broker:1883 failed: Connection refused", lastAcknowledgedAt: nil)
     #expect(
       waiting.summary
-        == "not connected to broker:1883 · outbox 12 waiting, oldest 2 h · last error: uplink: connecting to broker:1883 failed: Connection refused")
+        == "not connected to broker:1883 · outbox 12 waiting, oldest 2 h · last error: uplink: connecting to broker:1883 failed: Connection refused"
+    )
     let idle = UplinkStatus(
       broker: "broker:8883", connected: true, outboxDepth: 0, oldestUnsentAge: nil, inFlight: 0, lastError: nil,
       lastAcknowledgedAt: nil)
     #expect(idle.summary == "connected to broker:8883 · outbox empty")
-    #expect(UplinkStatus.age(59) == "59 s" && UplinkStatus.age(600) == "10 min" && UplinkStatus.age(3 * 86400) == "3 days")
+    #expect(
+      UplinkStatus.age(59) == "59 s" && UplinkStatus.age(600) == "10 min" && UplinkStatus.age(3 * 86400) == "3 days")
   }
 }

@@ -3,6 +3,7 @@ import DashPilotCore
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Uplink
 
 /// A real SQLite file in a temporary directory, closed and removed at the end.
@@ -160,7 +161,8 @@ func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage
     #expect {
       try outbox.enqueue(sampleBatches(count: 1, size: 1)[0], queuedAt: t0)
     } throws: { error in
-      (error as? OutboxError)?.description == "uplink outbox: assign a sequence failed (SQLite 1): no such table: uplink_outbox_sequence"
+      (error as? OutboxError)?.description
+        == "uplink outbox: assign a sequence failed (SQLite 1): no such table: uplink_outbox_sequence"
     }
     #expect(sqlite3_get_autocommit(database.handle) == 1)
   }

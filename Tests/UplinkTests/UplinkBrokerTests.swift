@@ -2,6 +2,7 @@ import DashPilotCore
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Uplink
 
 /// Against a real mosquitto on 127.0.0.1 and a real `mosquitto_sub` consumer.
@@ -29,11 +30,16 @@ import Testing
     #expect(received.map(\.sequence) == Array(1...40))
     #expect(received.map(\.topic) == Array(repeating: "dashpilot/van-7/samples", count: 40))
     let encoder = UplinkEncoder(vehicleID: "van-7")
-    #expect(received.map(\.payload) == messages.enumerated().map { String(decoding: encoder.encode($1, sequence: Int64($0 + 1), queuedAt: t0), as: UTF8.self) })
+    #expect(
+      received.map(\.payload)
+        == messages.enumerated().map {
+          String(decoding: encoder.encode($1, sequence: Int64($0 + 1), queuedAt: t0), as: UTF8.self)
+        })
     let times = received.flatMap { ($0.json["samples"] as? [[String: Any]] ?? []).compactMap { $0["time"] as? String } }
     #expect(times.count == 1000)
     #expect(times == times.sorted())
-    #expect(consumer.messages.first { $0.topic == "dashpilot/van-7/status" }?.payload.contains(#""state":"online""#) == true)
+    #expect(
+      consumer.messages.first { $0.topic == "dashpilot/van-7/status" }?.payload.contains(#""state":"online""#) == true)
     let status = try #require(harness.status)
     #expect(status.connected && status.outboxDepth == 0 && status.oldestUnsentAge == nil && status.inFlight == 0)
     #expect(status.lastError == nil)
@@ -66,8 +72,9 @@ import Testing
     let down = try #require(harness.status)
     #expect(down.outboxDepth == 20)
     #expect(down.connected == false)
-    #expect(down.lastError == "uplink: 127.0.0.1:\(broker.port): connection lost: The connection was lost"
-      || down.lastError == "uplink: connecting to 127.0.0.1:\(broker.port) failed: Connection refused")
+    #expect(
+      down.lastError == "uplink: 127.0.0.1:\(broker.port): connection lost: The connection was lost"
+        || down.lastError == "uplink: connecting to 127.0.0.1:\(broker.port) failed: Connection refused")
 
     try broker.start()
     #expect(await eventually(within: 20) { harness.depth == 0 })
@@ -210,13 +217,19 @@ import Testing
         $0.username = "van-7"
         $0.passwordFile = "/nonexistent/uplink-password"
       })
-    #expect(throws: MQTTError(operation: "read password_file /nonexistent/uplink-password", reason: "the file cannot be read")) {
+    #expect(
+      throws: MQTTError(operation: "read password_file /nonexistent/uplink-password", reason: "the file cannot be read")
+    ) {
       try harness.start()
     }
     let status = try #require(harness.status)
     #expect(status.connected == false)
-    #expect(status.lastError == "uplink: read password_file /nonexistent/uplink-password failed: the file cannot be read")
-    #expect(harness.logs.lines == [UplinkLogLine(.error, "uplink: read password_file /nonexistent/uplink-password failed: the file cannot be read")])
+    #expect(
+      status.lastError == "uplink: read password_file /nonexistent/uplink-password failed: the file cannot be read")
+    #expect(
+      harness.logs.lines == [
+        UplinkLogLine(.error, "uplink: read password_file /nonexistent/uplink-password failed: the file cannot be read")
+      ])
   }
 
   @Test func tlsWithATestCertificateAuthority() async throws {
@@ -226,11 +239,13 @@ import Testing
     let broker = try MosquittoBroker(directory: directory, tls: certificates.brokerFiles)
     try broker.start()
     defer { broker.stop() }
-    let consumer = try MosquittoSubscriber(port: broker.port, topic: "dashpilot/#", directory: directory, caFile: certificates.caFile)
+    let consumer = try MosquittoSubscriber(
+      port: broker.port, topic: "dashpilot/#", directory: directory, caFile: certificates.caFile)
     defer { consumer.stop() }
     try consumer.waitUntilSubscribed(probeTopic: "dashpilot/probe")
 
-    let harness = try UplinkHarness(configuration: testConfiguration(port: broker.port) { $0.caFile = certificates.caFile })
+    let harness = try UplinkHarness(
+      configuration: testConfiguration(port: broker.port) { $0.caFile = certificates.caFile })
     try harness.enqueue(sampleBatches(count: 5, size: 10))
     try harness.start()
     #expect(await eventually(within: 15) { harness.depth == 0 })
@@ -255,7 +270,9 @@ import Testing
     let status = try #require(harness.status)
     #expect(status.connected == false)
     #expect(status.outboxDepth == 2)
-    #expect(status.lastError?.hasPrefix("uplink: connecting to 127.0.0.1:\(broker.port) failed: A TLS error occurred") == true, "\(status.lastError ?? "")")
+    #expect(
+      status.lastError?.hasPrefix("uplink: connecting to 127.0.0.1:\(broker.port) failed: A TLS error occurred")
+        == true, "\(status.lastError ?? "")")
     #expect(status.lastError?.contains("certificate verify failed") == true)
   }
 
@@ -274,9 +291,12 @@ import Testing
     let report = try #require(
       ShiftReport(
         shift: Shift(id: 42, startedAt: t0, endedAt: t0 + 3000),
-        distance: RouteDistance(metres: 35_880, segments: 1, gaps: 0, usablePositions: 3000, usesInferredContinuity: false)))
-    let opened = SessionEvent(shiftID: 42, captureSession: CaptureSessionID("cs-1"), phase: .start, at: t0, reason: "fixes_started")
-    let closed = SessionEvent(shiftID: 42, captureSession: CaptureSessionID("cs-1"), phase: .end, at: t0 + 2999, reason: "shift_ended")
+        distance: RouteDistance(
+          metres: 35_880, segments: 1, gaps: 0, usablePositions: 3000, usesInferredContinuity: false)))
+    let opened = SessionEvent(
+      shiftID: 42, captureSession: CaptureSessionID("cs-1"), phase: .start, at: t0, reason: "fixes_started")
+    let closed = SessionEvent(
+      shiftID: 42, captureSession: CaptureSessionID("cs-1"), phase: .end, at: t0 + 2999, reason: "shift_ended")
     try harness.enqueue([.session(opened)] + batches + [.session(closed), .shift(report)])
     try harness.start()
     #expect(await eventually(within: 20) { harness.depth < 1900 })
@@ -285,10 +305,11 @@ import Testing
     #expect(leftAtRestart > 0 && leftAtRestart < 2003)
     #expect(await eventually(within: 30) { harness.depth == 0 })
     #expect(try harness.restart() == 0)
-    #expect(await eventually(within: 10) {
-      consume(consumer.messages, topicSuffix: "samples").unique.count == 2000
-        && consume(consumer.messages, topicSuffix: "shift").unique.count == 1
-    })
+    #expect(
+      await eventually(within: 10) {
+        consume(consumer.messages, topicSuffix: "samples").unique.count == 2000
+          && consume(consumer.messages, topicSuffix: "shift").unique.count == 1
+      })
     let samples = consume(consumer.messages, topicSuffix: "samples")
     #expect(samples.unique.map(\.sequence) == Array(2...2001))
     #expect(Set(samples.unique.map(\.key)) == Set((2...2001).map { "van-7/42/\($0)" }))
@@ -313,9 +334,11 @@ import Testing
     #expect(harness.onService { $0.publishLive(LiveStatus(at: t0 + 1, position: nil, shift: nil)) } == false)
     // A consumer arriving later gets the retained picture at once.
     try await Task.sleep(nanoseconds: 300_000_000)
-    let late = try MosquittoSubscriber(port: broker.port, topic: "dashpilot/van-7/live", directory: directory, clientID: "dashboard")
+    let late = try MosquittoSubscriber(
+      port: broker.port, topic: "dashpilot/van-7/live", directory: directory, clientID: "dashboard")
     defer { late.stop() }
     #expect(await eventually(within: 10) { !late.messages.isEmpty })
-    #expect(late.messages.first?.payload == String(decoding: UplinkEncoder(vehicleID: "van-7").live(first), as: UTF8.self))
+    #expect(
+      late.messages.first?.payload == String(decoding: UplinkEncoder(vehicleID: "van-7").live(first), as: UTF8.self))
   }
 }

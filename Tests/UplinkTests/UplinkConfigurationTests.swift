@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Uplink
 
 @Suite struct UplinkConfigurationTests {
@@ -8,7 +9,8 @@ import Testing
   }
 
   @Test func defaultsFollowTheVehicle() throws {
-    let configuration = try #require(try UplinkConfiguration.fromSection(["host": "broker.example", "vehicle_id": "van-7"]))
+    let configuration = try #require(
+      try UplinkConfiguration.fromSection(["host": "broker.example", "vehicle_id": "van-7"]))
     #expect(configuration.port == 1883)
     #expect(configuration.clientID == "dashpilot-van-7")
     #expect(configuration.topicPrefix == "dashpilot/van-7")
@@ -35,24 +37,42 @@ import Testing
   }
 
   @Test(arguments: [
-    (["host": "b", "vehicle_id": "van/7"], "[Uplink] vehicle_id = \"van/7\": must not contain '/', '+' or '#' (it is one MQTT topic level)"),
+    (
+      ["host": "b", "vehicle_id": "van/7"],
+      "[Uplink] vehicle_id = \"van/7\": must not contain '/', '+' or '#' (it is one MQTT topic level)"
+    ),
     (["host": "b", "vehicle_id": "v", "port": "70000"], "[Uplink] port = \"70000\": must be between 1 and 65535"),
     (["host": "b", "vehicle_id": "v", "port": "eighty"], "[Uplink] port = \"eighty\": must be a whole number"),
     (["host": "b", "vehicle_id": "v", "qos": "3"], "[Uplink] qos = \"3\": must be 0, 1 or 2"),
     (["vehicle_id": "v"], "[Uplink] host = \"\": is required to turn the uplink on"),
     (["host": "b"], "[Uplink] vehicle_id = \"\": is required to turn the uplink on"),
-    (["host": "b", "vehicle_id": "v", "password_file": "/pw"], "[Uplink] password_file = \"/pw\": needs a username beside it"),
-    (["host": "b", "vehicle_id": "v", "ca_file": "/ca", "cert_file": "/c"],
-     "[Uplink] key_file = \"\": is missing: a client certificate needs both cert_file and key_file"),
-    (["host": "b", "vehicle_id": "v", "cert_file": "/c", "key_file": "/k"],
-     "[Uplink] cert_file = \"/c\": a client certificate needs TLS: set ca_file too"),
-    (["host": "b", "vehicle_id": "v", "topic_prefix": "fleet/#"], "[Uplink] topic_prefix = \"fleet/#\": must not contain the wildcards '+' or '#'"),
-    (["host": "b", "vehicle_id": "v", "topic_prefix": "/fleet"], "[Uplink] topic_prefix = \"/fleet\": must not begin or end with '/'"),
+    (
+      ["host": "b", "vehicle_id": "v", "password_file": "/pw"],
+      "[Uplink] password_file = \"/pw\": needs a username beside it"
+    ),
+    (
+      ["host": "b", "vehicle_id": "v", "ca_file": "/ca", "cert_file": "/c"],
+      "[Uplink] key_file = \"\": is missing: a client certificate needs both cert_file and key_file"
+    ),
+    (
+      ["host": "b", "vehicle_id": "v", "cert_file": "/c", "key_file": "/k"],
+      "[Uplink] cert_file = \"/c\": a client certificate needs TLS: set ca_file too"
+    ),
+    (
+      ["host": "b", "vehicle_id": "v", "topic_prefix": "fleet/#"],
+      "[Uplink] topic_prefix = \"fleet/#\": must not contain the wildcards '+' or '#'"
+    ),
+    (
+      ["host": "b", "vehicle_id": "v", "topic_prefix": "/fleet"],
+      "[Uplink] topic_prefix = \"/fleet\": must not begin or end with '/'"
+    ),
     (["host": "b", "vehicle_id": "v", "outbox_bound": "0"], "[Uplink] outbox_bound = \"0\": must be at least 1"),
     (["host": "b", "vehicle_id": "v", "enabled": "maybe"], "[Uplink] enabled = \"maybe\": must be true or false"),
     (["host": "b", "vehicle_id": "v", "brokr": "x"], "[Uplink] brokr = \"x\": is not an [Uplink] setting"),
-    (["host": "b", "vehicle_id": "v", "reconnect_delay": "5", "reconnect_delay_max": "2"],
-     "[Uplink] reconnect_delay_max = \"2\": must be at least reconnect_delay"),
+    (
+      ["host": "b", "vehicle_id": "v", "reconnect_delay": "5", "reconnect_delay_max": "2"],
+      "[Uplink] reconnect_delay_max = \"2\": must be at least reconnect_delay"
+    ),
   ])
   func badSettingsAreNamed(section: [String: String], message: String) {
     #expect {

@@ -1,6 +1,7 @@
 import DashPilotCore
 import Foundation
 import Testing
+
 @testable import Uplink
 
 @Suite struct UplinkEncoderTests {
@@ -16,7 +17,8 @@ import Testing
         timestamp: t0, coordinate: GeoCoordinate(latitude: 51.5, longitude: -0.12), horizontalAccuracy: 5,
         speed: 12.5, course: 90, captureSessionID: session),
       RouteSample(
-        timestamp: t0 + 1.25, coordinate: GeoCoordinate(latitude: 51.50001, longitude: -0.11999), horizontalAccuracy: 7.25,
+        timestamp: t0 + 1.25, coordinate: GeoCoordinate(latitude: 51.50001, longitude: -0.11999),
+        horizontalAccuracy: 7.25,
         captureSessionID: CaptureSessionID("cs-2")),
     ]
     let payload = encoder.encode(.samples(SampleBatch(shiftID: 42, samples: samples)), sequence: 17, queuedAt: t0 + 2)
@@ -25,14 +27,18 @@ import Testing
         == #"{"schema":"dashpilot.samples/1","key":"van-7/42/17","vehicle":"van-7","shift":42,"sequence":17,"#
         + #""queued_at":"2023-11-14T22:13:22.000Z","capture_session":"cs-1","samples":["#
         + #"{"time":"2023-11-14T22:13:20.000Z","lat":51.5000000,"lon":-0.1200000,"accuracy":5.0,"speed":12.50,"course":90.0},"#
-        + #"{"time":"2023-11-14T22:13:21.250Z","lat":51.5000100,"lon":-0.1199900,"accuracy":7.3,"capture_session":"cs-2"}]}"#)
+        + #"{"time":"2023-11-14T22:13:21.250Z","lat":51.5000100,"lon":-0.1199900,"accuracy":7.3,"capture_session":"cs-2"}]}"#
+    )
   }
 
   @Test func shiftReportCarriesTheFigureAndItsWording() throws {
-    let distance = RouteDistance(metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)
+    let distance = RouteDistance(
+      metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)
     let shift = Shift(id: 42, startedAt: t0, endedAt: t0 + 3600)
     let report = try #require(ShiftReport(shift: shift, distance: distance))
-    #expect(Shift(id: 1, startedAt: t0).isRunning && ShiftReport(shift: Shift(id: 1, startedAt: t0), distance: distance) == nil)
+    #expect(
+      Shift(id: 1, startedAt: t0).isRunning
+        && ShiftReport(shift: Shift(id: 1, startedAt: t0), distance: distance) == nil)
     #expect(
       text(encoder.encode(.shift(report), sequence: 18, queuedAt: t0 + 3601))
         == #"{"schema":"dashpilot.shift/1","key":"van-7/42/18","vehicle":"van-7","shift":42,"sequence":18,"#
@@ -52,7 +58,9 @@ import Testing
   }
 
   @Test func statusAndLive() {
-    #expect(text(encoder.status(online: false, since: nil)) == #"{"schema":"dashpilot.status/1","vehicle":"van-7","state":"offline"}"#)
+    #expect(
+      text(encoder.status(online: false, since: nil))
+        == #"{"schema":"dashpilot.status/1","vehicle":"van-7","state":"offline"}"#)
     #expect(
       text(encoder.status(online: true, since: t0))
         == #"{"schema":"dashpilot.status/1","vehicle":"van-7","state":"online","since":"2023-11-14T22:13:20.000Z"}"#)
@@ -69,7 +77,8 @@ import Testing
         + #""summary":"No distance measured: no usable position was recorded"}}"#)
     #expect(
       text(encoder.live(LiveStatus(at: t0, position: nil, shift: nil)))
-        == #"{"schema":"dashpilot.live/1","vehicle":"van-7","at":"2023-11-14T22:13:20.000Z","position":null,"shift":null}"#)
+        == #"{"schema":"dashpilot.live/1","vehicle":"van-7","at":"2023-11-14T22:13:20.000Z","position":null,"shift":null}"#
+    )
   }
 
   @Test func outsideInputNeverCrashesTheEncoder() {

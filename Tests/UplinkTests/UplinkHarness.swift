@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Uplink
 
 /// Log lines collected from any thread.
@@ -35,7 +36,9 @@ final class UplinkHarness: @unchecked Sendable {
   }
 
   var outbox: Outbox {
-    Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: configuration.vehicleID), bound: configuration.outboxBound)
+    Outbox(
+      connection: database.handle, encoder: UplinkEncoder(vehicleID: configuration.vehicleID),
+      bound: configuration.outboxBound)
   }
 
   func start() throws {
@@ -108,7 +111,9 @@ struct ConsumedMessage {
   var payload: String
 }
 
-func consume(_ messages: [(topic: String, payload: String)], topicSuffix: String) -> (all: [ConsumedMessage], unique: [ConsumedMessage]) {
+func consume(_ messages: [(topic: String, payload: String)], topicSuffix: String) -> (
+  all: [ConsumedMessage], unique: [ConsumedMessage]
+) {
   var all: [ConsumedMessage] = []
   for (topic, payload) in messages where topic.hasSuffix("/" + topicSuffix) {
     guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
@@ -121,7 +126,9 @@ func consume(_ messages: [(topic: String, payload: String)], topicSuffix: String
   return (all, unique)
 }
 
-func testConfiguration(port: Int, vehicle: String = "van-7", tweak: (inout UplinkConfiguration) -> Void = { _ in }) -> UplinkConfiguration {
+func testConfiguration(port: Int, vehicle: String = "van-7", tweak: (inout UplinkConfiguration) -> Void = { _ in })
+  -> UplinkConfiguration
+{
   var configuration = UplinkConfiguration(
     host: "127.0.0.1", port: port, vehicleID: vehicle, keepalive: 5, reconnectDelay: 1, reconnectDelayMax: 1)
   tweak(&configuration)

@@ -89,13 +89,17 @@ public struct UplinkConfiguration: Sendable, Hashable {
     if certFile != nil && caFile == nil {
       throw fail("cert_file", certFile ?? "", "a client certificate needs TLS: set ca_file too")
     }
-    for (key, path) in [("password_file", passwordFile), ("ca_file", caFile), ("cert_file", certFile), ("key_file", keyFile)] {
+    for (key, path) in [
+      ("password_file", passwordFile), ("ca_file", caFile), ("cert_file", certFile), ("key_file", keyFile),
+    ] {
       if let path, path.isEmpty { throw fail(key, path, "must be a file path when set") }
     }
     if !(0...2).contains(qos) { throw fail("qos", String(qos), "must be 0, 1 or 2") }
     if let problem = Self.topicPrefixProblem(topicPrefix) { throw fail("topic_prefix", topicPrefix, problem) }
     if outboxBound < 1 { throw fail("outbox_bound", String(outboxBound), "must be at least 1") }
-    if !(5...65535).contains(keepalive) { throw fail("keepalive", String(keepalive), "must be between 5 and 65535 seconds") }
+    if !(5...65535).contains(keepalive) {
+      throw fail("keepalive", String(keepalive), "must be between 5 and 65535 seconds")
+    }
     if !(liveInterval >= 1) || !liveInterval.isFinite {
       throw fail("live_interval", String(liveInterval), "must be at least 1 second")
     }
@@ -107,7 +111,9 @@ public struct UplinkConfiguration: Sendable, Hashable {
 
   static func topicLevelProblem(_ level: String) -> String? {
     if level.isEmpty { return "must not be empty" }
-    if level.contains(where: { "/+#".contains($0) }) { return "must not contain '/', '+' or '#' (it is one MQTT topic level)" }
+    if level.contains(where: { "/+#".contains($0) }) {
+      return "must not contain '/', '+' or '#' (it is one MQTT topic level)"
+    }
     if level.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
       return "must not contain control characters"
     }

@@ -40,7 +40,9 @@ public final class MQTTPublisher: @unchecked Sendable {
     configuration: UplinkConfiguration, password: String?, maxInFlight: Int = 16, queue: DispatchQueue,
     clock: @escaping @Sendable () -> Date = { Date() }, events: @escaping @Sendable (MQTTEvent) -> Void
   ) throws(MQTTError) {
-    guard Self.libraryInitialized else { throw MQTTError(operation: "initialise libmosquitto", reason: "mosquitto_lib_init failed") }
+    guard Self.libraryInitialized else {
+      throw MQTTError(operation: "initialise libmosquitto", reason: "mosquitto_lib_init failed")
+    }
     let encoder = UplinkEncoder(vehicleID: configuration.vehicleID)
     let shared = MQTTCallbackBox(
       queue: queue, events: events, clock: clock, encoder: encoder, statusTopic: configuration.topic(.status))
@@ -65,17 +67,21 @@ public final class MQTTPublisher: @unchecked Sendable {
   private func configure(password: String?, maxInFlight: Int, encoder: UplinkEncoder) throws(MQTTError) {
     func check(_ code: Int32, _ operation: String) throws(MQTTError) {
       if code != MOSQ_ERR_SUCCESS.rawValue {
-        throw MQTTError(operation: operation, reason: Self.describe(code, errno: errno, detail: shared.takeLastLogError()))
+        throw MQTTError(
+          operation: operation, reason: Self.describe(code, errno: errno, detail: shared.takeLastLogError()))
       }
     }
     try check(mosquitto_threaded_set(handle, true), "enable threaded use")
-    try check(mosquitto_max_inflight_messages_set(handle, UInt32(max(1, min(maxInFlight, 65535)))), "set the in-flight window")
+    try check(
+      mosquitto_max_inflight_messages_set(handle, UInt32(max(1, min(maxInFlight, 65535)))), "set the in-flight window")
     if let username = configuration.username {
       try check(mosquitto_username_pw_set(handle, username, password), "set the username and password")
     }
     if let caFile = configuration.caFile {
       // libmosquitto only says "invalid function arguments" for a file it cannot open.
-      for (key, path) in [("ca_file", caFile), ("cert_file", configuration.certFile), ("key_file", configuration.keyFile)] {
+      for (key, path) in [
+        ("ca_file", caFile), ("cert_file", configuration.certFile), ("key_file", configuration.keyFile),
+      ] {
         if let path, !FileManager.default.isReadableFile(atPath: path) {
           throw MQTTError(operation: "set up TLS", reason: "\(key) \(path) cannot be read")
         }
@@ -172,7 +178,8 @@ public final class MQTTPublisher: @unchecked Sendable {
   private func runNetwork() {
     var delay = configuration.reconnectDelay
     while !shared.isStopping {
-      let code = mosquitto_connect(handle, configuration.host, Int32(configuration.port), Int32(configuration.keepalive))
+      let code = mosquitto_connect(
+        handle, configuration.host, Int32(configuration.port), Int32(configuration.keepalive))
       let connectErrno = errno
       if code == MOSQ_ERR_SUCCESS.rawValue {
         var loopCode: Int32
@@ -192,7 +199,9 @@ public final class MQTTPublisher: @unchecked Sendable {
               + Self.describe(loopCode, errno: loopErrno, detail: shared.takeLastLogError()))
         }
       } else {
-        shared.failed(reason: "connecting to \(brokerName) failed: " + Self.describe(code, errno: connectErrno, detail: shared.takeLastLogError()))
+        shared.failed(
+          reason: "connecting to \(brokerName) failed: "
+            + Self.describe(code, errno: connectErrno, detail: shared.takeLastLogError()))
       }
       if shared.isStopping { break }
       _ = wake.wait(timeout: .now() + .seconds(delay))
@@ -255,8 +264,18 @@ final class MQTTCallbackBox: @unchecked Sendable {
   var isConnected: Bool { withLock { connectedNow } }
   func beginStopping() { withLock { stopping = true } }
   func close() { withLock { closed = true } }
-  func takeLastLogError() -> String? { withLock { defer { lastLogError = nil }; return lastLogError } }
-  func takeWasConnected() -> Bool { withLock { defer { connectedSinceAsked = false }; return connectedSinceAsked } }
+  func takeLastLogError() -> String? {
+    withLock {
+      defer { lastLogError = nil }
+      return lastLogError
+    }
+  }
+  func takeWasConnected() -> Bool {
+    withLock {
+      defer { connectedSinceAsked = false }
+      return connectedSinceAsked
+    }
+  }
 
   private func deliver(_ event: MQTTEvent) {
     let isClosed = withLock { closed }
@@ -282,9 +301,14 @@ final class MQTTCallbackBox: @unchecked Sendable {
   }
 
   func disconnected(code: Int32) {
-    let wasConnected = withLock { defer { connectedNow = false }; return connectedNow }
+    let wasConnected = withLock {
+      defer { connectedNow = false }
+      return connectedNow
+    }
     guard wasConnected, code != 0 else { return }
-    deliver(.disconnected(reason: "connection lost: " + MQTTPublisher.describe(code, errno: errno, detail: takeLastLogError())))
+    deliver(
+      .disconnected(
+        reason: "connection lost: " + MQTTPublisher.describe(code, errno: errno, detail: takeLastLogError())))
   }
 
   func failed(reason: String) { deliver(.connectFailed(reason: reason)) }

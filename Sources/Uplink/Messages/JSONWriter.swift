@@ -30,7 +30,10 @@ struct JSONWriter {
 
   mutating func string(_ key: String?, _ value: String?) {
     prefix(key)
-    guard let value else { text += "null"; return }
+    guard let value else {
+      text += "null"
+      return
+    }
     Self.appendQuoted(value, to: &text)
   }
 

@@ -29,7 +29,8 @@ public struct OutboxOverflow: Sendable, Hashable {
   public var logLine: String {
     let entries = droppedEntries == 1 ? "1 entry" : "\(droppedEntries) entries"
     let samples = droppedSamples == 1 ? "1 sample" : "\(droppedSamples) samples"
-    let range = firstDroppedSequence == lastDroppedSequence
+    let range =
+      firstDroppedSequence == lastDroppedSequence
       ? "sequence \(firstDroppedSequence)" : "sequences \(firstDroppedSequence)-\(lastDroppedSequence)"
     return "uplink outbox full (bound \(bound) entries): dropped the oldest \(entries) (\(range), \(samples), "
       + "queued since \(UTCTimestamp.string(oldestDroppedQueuedAt) ?? "unknown")); they will never reach the broker"
@@ -128,7 +129,8 @@ public struct Outbox {
   /// the bound, or acknowledged twice).
   @discardableResult
   public func remove(sequence: Int64) throws(OutboxError) -> Bool {
-    try sql.query("DELETE FROM uplink_outbox WHERE sequence = ?", [.integer(sequence)], operation: "remove an acknowledged message")
+    try sql.query(
+      "DELETE FROM uplink_outbox WHERE sequence = ?", [.integer(sequence)], operation: "remove an acknowledged message")
     return sql.changes > 0
   }
 
@@ -154,14 +156,18 @@ public struct Outbox {
   /// Entries waiting.
   public func depth() throws(OutboxError) -> Int {
     var count = 0
-    try sql.query("SELECT count(*) FROM uplink_outbox", operation: "count queued messages") { row in count = Int(row.integer(0)) }
+    try sql.query("SELECT count(*) FROM uplink_outbox", operation: "count queued messages") { row in
+      count = Int(row.integer(0))
+    }
     return count
   }
 
   /// When the oldest waiting entry was queued; nil when the outbox is empty.
   public func oldestQueuedAt() throws(OutboxError) -> Date? {
     var oldest: Date?
-    try sql.query("SELECT queued_at FROM uplink_outbox ORDER BY sequence LIMIT 1", operation: "find the oldest queued message") { row in
+    try sql.query(
+      "SELECT queued_at FROM uplink_outbox ORDER BY sequence LIMIT 1", operation: "find the oldest queued message"
+    ) { row in
       oldest = Date(timeIntervalSince1970: row.real(0))
     }
     return oldest
@@ -171,7 +177,8 @@ public struct Outbox {
   /// from above, so the common case costs two index lookups rather than a count.
   private func enforceBound() throws(OutboxError) -> OutboxOverflow? {
     var span: Int64 = 0
-    try sql.query("SELECT max(sequence) - min(sequence) + 1 FROM uplink_outbox", operation: "measure the outbox") { row in
+    try sql.query("SELECT max(sequence) - min(sequence) + 1 FROM uplink_outbox", operation: "measure the outbox") {
+      row in
       span = row.isNull(0) ? 0 : row.integer(0)
     }
     guard span > Int64(bound) else { return nil }

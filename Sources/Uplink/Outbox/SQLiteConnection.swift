@@ -47,7 +47,9 @@ struct SQLiteConnection {
       case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, Self.transient)
       case .blob(let bytes):
         code = bytes.withUnsafeBytes { buffer in
-          sqlite3_bind_blob(statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), Self.transient)
+          sqlite3_bind_blob(
+            statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), Self.transient
+          )
         }
       case .null: code = sqlite3_bind_null(statement, index)
       }

@@ -46,7 +46,8 @@ public final class UplinkService: @unchecked Sendable {
 
   public init(
     configuration: UplinkConfiguration, outbox: Outbox, queue: DispatchQueue, maxInFlight: Int = 16,
-    acknowledgementTimeout: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (UplinkLogLine) -> Void
+    acknowledgementTimeout: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
+    log: @escaping @Sendable (UplinkLogLine) -> Void
   ) {
     self.configuration = configuration
     self.outbox = outbox
@@ -65,7 +66,9 @@ public final class UplinkService: @unchecked Sendable {
     dispatchPrecondition(condition: .onQueue(queue))
     guard publisher == nil, !stopped else { return }
     do throws(MQTTError) {
-      let password = try configuration.passwordFile.map { path throws(MQTTError) in try UplinkCredentials.password(fromFile: path) }
+      let password = try configuration.passwordFile.map { path throws(MQTTError) in
+        try UplinkCredentials.password(fromFile: path)
+      }
       let publisher = try MQTTPublisher(
         configuration: configuration, password: password, maxInFlight: maxInFlight, queue: queue, clock: clock
       ) { [weak self] event in self?.handle(event) }
@@ -113,7 +116,8 @@ public final class UplinkService: @unchecked Sendable {
     guard connected, let oldest = inFlight.values.map(\.at).min() else { return }
     let waited = clock().timeIntervalSince(oldest)
     guard waited > acknowledgementTimeout else { return }
-    fail("uplink: no acknowledgement from \(brokerName) for \(Int(waited)) s; publishing the unacknowledged entries again")
+    fail(
+      "uplink: no acknowledgement from \(brokerName) for \(Int(waited)) s; publishing the unacknowledged entries again")
     rewind()
   }
 
@@ -131,7 +135,9 @@ public final class UplinkService: @unchecked Sendable {
     dispatchPrecondition(condition: .onQueue(queue))
     guard connected, let publisher else { return false }
     let now = clock()
-    if let lastLiveAt, now.timeIntervalSince(lastLiveAt) < configuration.liveInterval, now >= lastLiveAt { return false }
+    if let lastLiveAt, now.timeIntervalSince(lastLiveAt) < configuration.liveInterval, now >= lastLiveAt {
+      return false
+    }
     do {
       _ = try publisher.publish(topic: configuration.topic(.live), payload: encoder.live(status), qos: 0, retain: true)
       lastLiveAt = now
