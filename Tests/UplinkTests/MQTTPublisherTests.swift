@@ -102,6 +102,17 @@ final class EventCollector: @unchecked Sendable {
     }
   }
 
+  @Test func anInvalidConfigurationIsAnErrorNotATrap() {
+    #expect(
+      throws: MQTTError(
+        operation: "check the [Uplink] configuration", reason: "[Uplink] port = \"4294967296\": must be between 1 and 65535")
+    ) {
+      _ = try MQTTPublisher(
+        configuration: testConfiguration(port: 4_294_967_296), password: nil, queue: DispatchQueue(label: "publisher-test")
+      ) { _ in }
+    }
+  }
+
   @Test func statusSummaryForATerminal() {
     let waiting = UplinkStatus(
       broker: "broker:1883", connected: false, outboxDepth: 12, oldestUnsentAge: 7300, inFlight: 0,

@@ -40,6 +40,13 @@ public final class MQTTPublisher: @unchecked Sendable {
     configuration: UplinkConfiguration, password: String?, maxInFlight: Int = 16, queue: DispatchQueue,
     clock: @escaping @Sendable () -> Date = { Date() }, events: @escaping @Sendable (MQTTEvent) -> Void
   ) throws(MQTTError) {
+    // Validated here too: the numbers below become C integers, and a bad one must be an
+    // error, not a trap.
+    do {
+      try configuration.validate()
+    } catch {
+      throw MQTTError(operation: "check the [Uplink] configuration", reason: error.description)
+    }
     guard Self.libraryInitialized else {
       throw MQTTError(operation: "initialise libmosquitto", reason: "mosquitto_lib_init failed")
     }
