@@ -17,6 +17,8 @@ let package = Package(
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(
+      name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
     // The pure core: no I/O, no clock.
     .target(name: "DashPilotCore"),
@@ -30,6 +32,7 @@ let package = Package(
     .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD"]),
     .target(name: "ControlProtocol"),
     .target(name: "Routing", dependencies: ["Guidance", "CCurl"]),
+    .target(name: "Uplink", dependencies: ["CMosquitto", "CSQLite", "DashPilotCore"]),
     .target(
       name: "Daemon",
       dependencies: [
@@ -47,7 +50,9 @@ let package = Package(
     .executableTarget(name: "dashpilot-store-child", dependencies: ["Store", "TestSupport"]),
     .executableTarget(
       name: "dashpilot-bench",
-      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "Routing", "TestSupport"]),
+      dependencies: [
+        "DashPilotCore", "Guidance", "Store", "Capture", "Routing", "Uplink", "TestSupport",
+      ]),
 
     // Tests.
     .target(name: "TestSupport", dependencies: ["DashPilotCore"]),
@@ -58,6 +63,7 @@ let package = Package(
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
     .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
     .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestSupport"]),
+    .testTarget(name: "UplinkTests", dependencies: ["Uplink", "CSQLite", "TestSupport"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,130 @@
+import DashPilotCore
+import Foundation
+
+/// Turns messages into the documented JSON (docs/uplink-messages.md). Pure: the vehicle,
+/// the sequence and every time are passed in, so the same input is always the same bytes.
+public struct UplinkEncoder: Sendable, Hashable {
+  public var vehicleID: String
+
+  public init(vehicleID: String) { self.vehicleID = vehicleID }
+
+  public static let samplesSchema = "dashpilot.samples/1"
+  public static let shiftSchema = "dashpilot.shift/1"
+  public static let sessionSchema = "dashpilot.session/1"
+  public static let statusSchema = "dashpilot.status/1"
+  public static let liveSchema = "dashpilot.live/1"
+
+  /// The idempotency key a consumer de-duplicates on: "VEHICLE/SHIFT/SEQUENCE", with "-"
+  /// for a session event outside any shift. The vehicle id holds no '/', so it is unambiguous.
+  public func idempotencyKey(shiftID: Int64?, sequence: Int64) -> String {
+    "\(vehicleID)/\(shiftID.map(String.init) ?? "-")/\(sequence)"
+  }
+
+  /// The payload of a queued message; `sequence` is the outbox's, `queuedAt` when it was
+  /// committed.
+  public func encode(_ message: UplinkMessage, sequence: Int64, queuedAt: Date) -> [UInt8] {
+    var json = JSONWriter()
+    json.beginObject()
+    switch message {
+    case .samples: json.string("schema", Self.samplesSchema)
+    case .shift: json.string("schema", Self.shiftSchema)
+    case .session: json.string("schema", Self.sessionSchema)
+    }
+    json.string("key", idempotencyKey(shiftID: message.shiftID, sequence: sequence))
+    json.string("vehicle", vehicleID)
+    json.integer("shift", message.shiftID)
+    json.integer("sequence", sequence)
+    json.string("queued_at", UTCTimestamp.string(queuedAt))
+    switch message {
+    case .samples(let batch):
+      json.string("capture_session", batch.captureSession?.rawValue)
+      json.beginArray("samples")
+      for sample in batch.samples {
+        writeSample(sample, batchSession: batch.captureSession, into: &json)
+      }
+      json.endArray()
+    case .shift(let report):
+      json.string("started_at", UTCTimestamp.string(report.startedAt))
+      json.string("ended_at", UTCTimestamp.string(report.endedAt))
+      writeDistance(report.distance, into: &json)
+      json.string("summary", report.summary)
+    case .session(let event):
+      json.string("capture_session", event.captureSession.rawValue)
+      json.string("event", event.phase.rawValue)
+      json.string("at", UTCTimestamp.string(event.at))
+      json.string("reason", event.reason)
+    }
+    json.endObject()
+    return Array(json.text.utf8)
+  }
+
+  /// The retained `status` payload. The offline form is also the MQTT last will, which the
+  /// broker publishes when the connection dies, so it carries no time of its own.
+  public func status(online: Bool, since: Date?) -> [UInt8] {
+    var json = JSONWriter()
+    json.beginObject()
+    json.string("schema", Self.statusSchema)
+    json.string("vehicle", vehicleID)
+    json.string("state", online ? "online" : "offline")
+    if online, let since { json.string("since", UTCTimestamp.string(since)) }
+    json.endObject()
+    return Array(json.text.utf8)
+  }
+
+  /// The retained `live` payload.
+  public func live(_ status: LiveStatus) -> [UInt8] {
+    var json = JSONWriter()
+    json.beginObject()
+    json.string("schema", Self.liveSchema)
+    json.string("vehicle", vehicleID)
+    json.string("at", UTCTimestamp.string(status.at))
+    if let position = status.position {
+      writeSample(position, batchSession: position.captureSessionID, key: "position", into: &json)
+    } else {
+      json.string("position", nil)
+    }
+    if let shift = status.shift {
+      json.beginObject("shift")
+      json.integer("id", shift.shiftID)
+      json.string("started_at", UTCTimestamp.string(shift.startedAt))
+      writeDistance(shift.distance, into: &json)
+      json.string("summary", shift.summary)
+      json.endObject()
+    } else {
+      json.string("shift", nil)
+    }
+    json.endObject()
+    return Array(json.text.utf8)
+  }
+
+  /// One position: time, 7 decimals of degrees (about a centimetre), accuracy to a
+  /// decimetre, speed to a centimetre per second, course to a tenth of a degree. Speed and
+  /// course are absent when the receiver reported none.
+  private func writeSample(
+    _ sample: RouteSample, batchSession: CaptureSessionID?, key: String? = nil, into json: inout JSONWriter
+  ) {
+    json.beginObject(key)
+    json.string("time", UTCTimestamp.string(sample.timestamp))
+    json.fixed("lat", sample.coordinate.latitude, digits: 7)
+    json.fixed("lon", sample.coordinate.longitude, digits: 7)
+    json.fixed("accuracy", sample.horizontalAccuracy, digits: 1)
+    if let speed = sample.speed { json.fixed("speed", speed, digits: 2) }
+    if let course = sample.course { json.fixed("course", course, digits: 1) }
+    if sample.captureSessionID != batchSession {
+      json.string("capture_session", sample.captureSessionID?.rawValue)
+    }
+    json.endObject()
+  }
+
+  private func writeDistance(_ distance: RouteDistance, into json: inout JSONWriter) {
+    json.beginObject("distance")
+    json.fixed("metres", distance.metres, digits: 1)
+    json.integer("segments", Int64(distance.segments))
+    json.integer("gaps", Int64(distance.gaps))
+    json.integer("usable_positions", Int64(distance.usablePositions))
+    json.bool("inferred_continuity", distance.usesInferredContinuity)
+    json.bool("measured", distance.isMeasured)
+    json.bool("partial", distance.isPartial)
+    json.endObject()
+  }
+}

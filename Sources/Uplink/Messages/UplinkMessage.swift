@@ -1,0 +1,137 @@
+import DashPilotCore
+import Foundation
+
+/// What the outbox carries to the fleet: every committed sample batch, every completed
+/// shift with its figure, and every capture-session start and end. Each is queued in the
+/// transaction that commits it, so the fleet sees exactly what the box stored.
+public enum UplinkMessage: Sendable, Hashable {
+  case samples(SampleBatch)
+  case shift(ShiftReport)
+  case session(SessionEvent)
+
+  public var topic: UplinkTopic {
+    switch self {
+    case .samples: .samples
+    case .shift: .shift
+    case .session: .session
+    }
+  }
+
+  public var shiftID: Int64? {
+    switch self {
+    case .samples(let batch): batch.shiftID
+    case .shift(let report): report.shiftID
+    case .session(let event): event.shiftID
+    }
+  }
+
+  /// Positions carried, for the outbox's accounting and the drop log line.
+  public var sampleCount: Int {
+    if case .samples(let batch) = self { return batch.samples.count }
+    return 0
+  }
+}
+
+/// A committed batch of a shift's retained samples.
+public struct SampleBatch: Sendable, Hashable {
+  public var shiftID: Int64
+  /// The capture session of the batch; a sample recorded in another one carries its own.
+  public var captureSession: CaptureSessionID?
+  public var samples: [RouteSample]
+
+  public init(shiftID: Int64, captureSession: CaptureSessionID?, samples: [RouteSample]) {
+    self.shiftID = shiftID
+    self.captureSession = captureSession
+    self.samples = samples
+  }
+
+  /// A batch whose session is that of its first sample.
+  public init(shiftID: Int64, samples: [RouteSample]) {
+    self.init(shiftID: shiftID, captureSession: samples.first?.captureSessionID, samples: samples)
+  }
+}
+
+/// A completed shift with the figure measured from its rows when it ended.
+public struct ShiftReport: Sendable, Hashable {
+  public var shiftID: Int64
+  public var startedAt: Date
+  public var endedAt: Date
+  public var distance: RouteDistance
+  /// RouteQuality's one-line summary: "12.4 mi recorded · partial route".
+  public var summary: String
+
+  public init(shiftID: Int64, startedAt: Date, endedAt: Date, distance: RouteDistance, summary: String) {
+    self.shiftID = shiftID
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+    self.distance = distance
+    self.summary = summary
+  }
+
+  /// The report of an ended shift, its summary worded by `RouteQuality` in `unit`. Nil for
+  /// a shift that is still running: only completed shifts are reported.
+  public init?(shift: Shift, distance: RouteDistance, unit: DistanceUnit = .miles) {
+    guard let endedAt = shift.endedAt else { return nil }
+    self.init(
+      shiftID: shift.id, startedAt: shift.startedAt, endedAt: endedAt, distance: distance,
+      summary: RouteQuality(distance: distance, unit: unit).summary)
+  }
+}
+
+/// A capture session starting or ending, with the reason, so the fleet sees why a route
+/// has a gap.
+public struct SessionEvent: Sendable, Hashable {
+  public enum Phase: String, Sendable, Hashable {
+    case start, end
+  }
+
+  /// The shift open at the time, if any.
+  public var shiftID: Int64?
+  public var captureSession: CaptureSessionID
+  public var phase: Phase
+  public var at: Date
+  /// Why, in the capture service's words: "fixes_started", "gpsd_connection_lost", ...
+  public var reason: String
+
+  public init(shiftID: Int64?, captureSession: CaptureSessionID, phase: Phase, at: Date, reason: String) {
+    self.shiftID = shiftID
+    self.captureSession = captureSession
+    self.phase = phase
+    self.at = at
+    self.reason = reason
+  }
+}
+
+/// The low-rate, retained picture of the car for dashboards: where it is and how the
+/// running shift stands. Not queued: only the latest one matters.
+public struct LiveStatus: Sendable, Hashable {
+  public struct RunningShift: Sendable, Hashable {
+    public var shiftID: Int64
+    public var startedAt: Date
+    public var distance: RouteDistance
+    public var summary: String
+
+    public init(shiftID: Int64, startedAt: Date, distance: RouteDistance, summary: String) {
+      self.shiftID = shiftID
+      self.startedAt = startedAt
+      self.distance = distance
+      self.summary = summary
+    }
+
+    public init(shift: Shift, distance: RouteDistance, unit: DistanceUnit = .miles) {
+      self.init(
+        shiftID: shift.id, startedAt: shift.startedAt, distance: distance,
+        summary: RouteQuality(distance: distance, unit: unit).summary)
+    }
+  }
+
+  public var at: Date
+  public var position: RouteSample?
+  public var shift: RunningShift?
+
+  public init(at: Date, position: RouteSample?, shift: RunningShift?) {
+    self.at = at
+    self.position = position
+    self.shift = shift
+  }
+}
