@@ -29,7 +29,9 @@ public enum DashPilotCLI {
     if let first = arguments.first(where: { !$0.hasPrefix("-") }), first == "replay",
       let index = arguments.firstIndex(of: "replay")
     {
-      return ReplayDispatch.run(arguments: Array(arguments[(index + 1)...]), console: console)
+      // A global --json written before the word is handed on.
+      let json = arguments[..<index].contains("--json") ? ["--json"] : []
+      return ReplayDispatch.run(arguments: Array(arguments[(index + 1)...]) + json, console: console)
     }
     let options: GlobalOptions
     var words: [String]

@@ -92,7 +92,7 @@ extension RouteFileHooks {
   }
 
   /// What was wrong with a route or track file.
-  public struct FileProblem: Error, CustomStringConvertible, Sendable {
+  public struct FileProblem: Error, CustomStringConvertible, Sendable, Hashable {
     public var description: String
   }
 }
