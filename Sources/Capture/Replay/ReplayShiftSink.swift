@@ -6,15 +6,17 @@ import Store
 /// through `StoreSampleSink` exactly as the daemon writes a drive.
 ///
 /// The shift starts at the first fix (the fix that starts the first capture session) and
-/// ends at the latest fix time seen, or spans `window` when the caller gives the shift's
-/// window. Nothing is opened until then, so a log without a fix leaves no database at all.
-/// A failure to open or write is kept (`failure`) and every later save throws it, which
-/// capture counts as a sample that could not be saved, as it would in the daemon.
+/// ends at the last fix with a position in log order (never before its start), or spans
+/// `window` when the caller gives the shift's window. Nothing is opened until then, so a log without a fix leaves no database at all.
+/// A failure of the database (it cannot be made, opened or written) is kept (`failure`) and
+/// every later save throws it, which capture counts as a sample that could not be saved, as
+/// it would in the daemon; the replay then has no figure to give. A sample the store refuses
+/// by itself (a time millennia away) is only a failed save, as in the daemon.
 final class ReplayShiftSink: SampleSink {
   /// The fix time of the report being replayed: the batch policy's "now".
   var now: Date?
-  /// The latest fix time seen (with a position): where the shift ends.
-  private(set) var latestFix: Date?
+  /// The time of the last fix with a position, in log order: where the shift ends.
+  private(set) var lastFix: Date?
   private(set) var failure: String?
   private let window: DateInterval?
   private let maximumSampleInterval: TimeInterval
@@ -33,7 +35,7 @@ final class ReplayShiftSink: SampleSink {
   }
 
   func noteFix(at time: Date) {
-    if latestFix.map({ time > $0 }) ?? true { latestFix = time }
+    lastFix = time
   }
 
   func save(_ sample: RouteSample) throws {
@@ -43,8 +45,19 @@ final class ReplayShiftSink: SampleSink {
     do {
       try sink.save(sample)
     } catch {
-      remember("\(error)")
+      if !Self.isTheSamplesFault(error) { remember("\(error)") }
       throw error
+    }
+  }
+
+  /// A sample (or a first fix time) the store cannot hold, such as a time millennia away:
+  /// the daemon would count it as a failed save and go on, and so does replay. Anything
+  /// else means the temporary database itself failed, and the figure cannot be trusted.
+  static func isTheSamplesFault(_ error: Error) -> Bool {
+    let storeError = (error as? SampleBatchFailure)?.error ?? (error as? StoreError)
+    switch storeError {
+    case .invalidSample?, .invalidTime?: return true
+    default: return false
     }
   }
 
@@ -72,12 +85,28 @@ final class ReplayShiftSink: SampleSink {
     }
     do {
       try sink.flush()
-      let end = window?.end ?? max(latestFix ?? started, started)
-      _ = try sink.store.endShift(shiftID, at: end)
+      try endShift(shiftID, startedAt: started, in: sink.store)
       return (try sink.store.recordedDistance(ofShift: shiftID), failure)
     } catch {
       remember("\(error)")
       return (calculator.distance(of: [RouteSample](), covering: window), failure)
+    }
+  }
+
+  /// Ends the shift at the window's end, else at the last fix; a last fix whose time cannot
+  /// be stored (millennia away) gives way to the last kept sample.
+  private func endShift(_ shiftID: Int64, startedAt started: Date, in store: SampleStore) throws {
+    if let window {
+      _ = try store.endShift(shiftID, at: window.end)
+      return
+    }
+    let lastFixEnd = max(lastFix ?? started, started)
+    do {
+      _ = try store.endShift(shiftID, at: lastFixEnd)
+    } catch {
+      guard Self.isTheSamplesFault(error) else { throw error }
+      let lastKept = try store.lastSample(ofShift: shiftID)?.timestamp ?? started
+      _ = try store.endShift(shiftID, at: max(lastKept, started))
     }
   }
 
@@ -86,19 +115,21 @@ final class ReplayShiftSink: SampleSink {
     if let sink { return sink }
     guard failure == nil else { return nil }
     do {
-      let database = try ReplayDatabase()
+      let database = try self.database ?? ReplayDatabase()
+      self.database = database
       let shiftStart = window?.start ?? start
       let shift = try database.store.startShift(at: shiftStart, maximumSampleInterval: maximumSampleInterval)
       let opened = StoreSampleSink(
         batch: SampleBatch(store: database.store, shiftID: shift.id),
         now: { [unowned self] in self.now ?? start })
-      self.database = database
       shiftID = shift.id
       self.shiftStart = shiftStart
       sink = opened
       return opened
     } catch {
-      remember("\(error)")
+      // A first fix whose time cannot be stored leaves the shift to the next one; a window
+      // that cannot be stored is the caller's, and no fix can mend it.
+      if window != nil || !Self.isTheSamplesFault(error) { remember("\(error)") }
       throw error
     }
   }
