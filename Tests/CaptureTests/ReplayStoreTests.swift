@@ -40,6 +40,16 @@ struct ReplayStoreTests {
     #expect(!result.distance.isMeasured)
   }
 
+  @Test func finishingTwiceGivesTheSameFigure() {
+    var replay = GPSDLogReplay()
+    for second in 0..<3 { replay.feed(line: Self.tpv("2024-05-01T10:00:0\(second).000Z", 51.5 + Double(second) * 0.0001)) }
+    let first = replay.finish()
+    let second = replay.finish()
+    #expect(abs(first.distance.metres - 22.24) < 0.01)
+    #expect(second.distance == first.distance)
+    #expect(second.storeFailure == nil)
+  }
+
   static func tpv(_ time: String, _ latitude: Double) -> String {
     #"{"class":"TPV","mode":3,"time":"\#(time)","lat":\#(latitude),"lon":-0.12,"eph":10,"speed":10}"#
   }

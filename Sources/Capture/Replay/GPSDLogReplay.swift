@@ -125,8 +125,9 @@ public struct GPSDLogReplay {
     }
   }
 
-  /// Ends capture (the end of the log), ends the shift and measures it from the stored
-  /// rows. A store that failed is reported in `ReplayResult.storeFailure`.
+  /// Ends capture (the end of the log), ends the shift, measures it from the stored rows and
+  /// removes the temporary database. A store that failed is reported in
+  /// `ReplayResult.storeFailure`. The replay is over: feed nothing more.
   public mutating func finish() -> ReplayResult {
     _ = service.stopCapture(reason: "end of log")
     let (distance, failure) = sink.finish()

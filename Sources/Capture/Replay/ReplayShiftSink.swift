@@ -7,7 +7,8 @@ import Store
 ///
 /// The shift starts at the first fix (the fix that starts the first capture session) and
 /// ends at the last fix with a position in log order (never before its start), or spans
-/// `window` when the caller gives the shift's window. Nothing is opened until then, so a log without a fix leaves no database at all.
+/// `window` when the caller gives the shift's window. Nothing is opened until the first fix,
+/// so a log without one leaves no database at all; `finish()` removes the database.
 /// A failure of the database (it cannot be made, opened or written) is kept (`failure`) and
 /// every later save throws it, which capture counts as a sample that could not be saved, as
 /// it would in the daemon; the replay then has no figure to give. A sample the store refuses
@@ -24,6 +25,7 @@ final class ReplayShiftSink: SampleSink {
   private var sink: StoreSampleSink?
   private var shiftID: Int64?
   private var shiftStart: Date?
+  private var finished: (distance: RouteDistance, failure: String?)?
 
   init(window: DateInterval?, maximumSampleInterval: TimeInterval) {
     self.window = window
@@ -78,19 +80,25 @@ final class ReplayShiftSink: SampleSink {
   /// Writes what is pending, ends the shift and measures it from its stored rows in one
   /// pass (`SampleStore.recordedDistance`), as `shift show` does for a recorded shift.
   /// With no shift (no fix in the log) the figure is that of an empty shift.
+  /// Called again, it answers the same.
   func finish() -> (distance: RouteDistance, failure: String?) {
+    if let finished { return finished }
     let calculator = RouteMileageCalculator(maximumSampleInterval: maximumSampleInterval)
-    guard let sink, let shiftID, let started = shiftStart else {
-      return (calculator.distance(of: [RouteSample](), covering: window), failure)
+    var distance = calculator.distance(of: [RouteSample](), covering: window)
+    if let sink, let shiftID, let started = shiftStart {
+      do {
+        try sink.flush()
+        try endShift(shiftID, startedAt: started, in: sink.store)
+        distance = try sink.store.recordedDistance(ofShift: shiftID)
+      } catch {
+        remember("\(error)")
+      }
     }
-    do {
-      try sink.flush()
-      try endShift(shiftID, startedAt: started, in: sink.store)
-      return (try sink.store.recordedDistance(ofShift: shiftID), failure)
-    } catch {
-      remember("\(error)")
-      return (calculator.distance(of: [RouteSample](), covering: window), failure)
-    }
+    finished = (distance, failure)
+    // The figure is known: the temporary database goes (see `ReplayDatabase.deinit`).
+    sink = nil
+    database = nil
+    return (distance, failure)
   }
 
   /// Ends the shift at the window's end, else at the last fix; a last fix whose time cannot
@@ -113,7 +121,7 @@ final class ReplayShiftSink: SampleSink {
   /// The store's sink for the replay's shift, opened at `start` on first use.
   private func openShift(at start: Date) throws -> StoreSampleSink? {
     if let sink { return sink }
-    guard failure == nil else { return nil }
+    guard failure == nil, finished == nil else { return nil }
     do {
       let database = try self.database ?? ReplayDatabase()
       self.database = database
