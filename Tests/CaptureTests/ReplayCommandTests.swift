@@ -1,6 +1,7 @@
 import Capture
 import DashPilotCore
 import Foundation
+import GPSD
 import TestSupport
 import Testing
 
@@ -121,6 +122,31 @@ struct ReplayCommandTests {
     let asDirectory = try Self.replay([directory.path])
     #expect(asDirectory.status == 1)
     #expect(asDirectory.standardError == "dashpilotctl replay: \(directory.path) is a directory, not a gpsd JSON log\n")
+  }
+
+  /// On a terminal a long log shows how far replay has read, once a megabyte, and clears
+  /// the line before the report (run under `script`, which gives it a pseudo-terminal).
+  @Test func progressOnATerminal() throws {
+    let directory = try TestPaths.temporaryDirectory("replay-tty")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var log = ""
+    var second = 0
+    while log.utf8.count < 2_500_000 {
+      let time = Date(timeIntervalSince1970: 1_714_557_600 + Double(second))
+      log += #"{"class":"TPV","mode":3,"time":"\#(GPSDTime.format(time))","lat":\#(51.5 + Double(second % 1000) * 0.0001),"lon":-0.12,"eph":8.0,"speed":11.1,"track":0.0}"# + "\n"
+      second += 1
+    }
+    let file = directory.appendingPathComponent("long.json")
+    try Data(log.utf8).write(to: file)
+    let size = log.utf8.count
+    let ctl = try DaemonBinaries.url("dashpilotctl").path
+    let outcome = try ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "'\(ctl)' replay '\(file.path)' --json", "/dev/null"], timeout: 120)
+    #expect(outcome.status == 0)
+    let percents = stride(from: 1 << 20, through: size, by: 1 << 20).map { Int(Double($0) / Double(size) * 100) }
+    #expect(percents.count == 2)
+    let progress = percents.map { "\r\u{1B}[Kreplaying \(file.path): \($0) %" }.joined()
+    #expect(outcome.standardOutput.hasPrefix(progress + "\r\u{1B}[K{\"input\":{\"lines\":\(second),\"skipped\":0}"))
   }
 
   @Test func helpExits0() throws {
