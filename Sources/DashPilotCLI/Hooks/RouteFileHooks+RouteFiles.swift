@@ -42,7 +42,9 @@ extension RouteFileHooks {
         var accuracy = defaultImportAccuracy
         if let hdop = point.hdop {
           guard hdop.isFinite, hdop >= 0 else {
-            throw FileProblem(description: "point \(points.count) has hdop \(hdop), which is not a dilution of precision (a number of at least 0)")
+            throw FileProblem(
+              description: "point \(points.count) has hdop \(hdop), "
+                + "which is not a dilution of precision (a number of at least 0)")
           }
           accuracy = hdop * metresPerHDOP
         }
