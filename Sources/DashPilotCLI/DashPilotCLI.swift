@@ -14,7 +14,7 @@ public enum DashPilotCLI {
     ]
   }
 
-  public static func main(hooks: RouteFileHooks = .unavailable) -> Never {
+  public static func main(hooks: RouteFileHooks = .routeFiles) -> Never {
     let environment = ProcessInfo.processInfo.environment
     let status = run(
       arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, hooks: hooks,
@@ -29,7 +29,9 @@ public enum DashPilotCLI {
     if let first = arguments.first(where: { !$0.hasPrefix("-") }), first == "replay",
       let index = arguments.firstIndex(of: "replay")
     {
-      return ReplayDispatch.run(arguments: Array(arguments[(index + 1)...]), console: console)
+      // A global --json written before the word is handed on.
+      let json = arguments[..<index].contains("--json") ? ["--json"] : []
+      return ReplayDispatch.run(arguments: Array(arguments[(index + 1)...]) + json, console: console)
     }
     let options: GlobalOptions
     var words: [String]
@@ -120,13 +122,11 @@ public enum DashPilotCLI {
   }
 }
 
-/// `replay` belongs to the capture engineer's `ReplayCommand` (Sources/DashPilotCLI/Replay).
-/// LEAD HOOK: once it exists, make `run` return `ReplayCommand.run(arguments: arguments)`.
+/// `replay` runs offline, without a daemon: `ReplayCommand` (Sources/DashPilotCLI/Replay).
 enum ReplayDispatch {
   static let summary = "Replay a gpsd JSON log offline through the same pipeline (no daemon)."
 
   static func run(arguments: [String], console: Console) -> Int32 {
-    console.error("dashpilotctl: replay is not available in this build.")
-    return ExitStatus.failed.rawValue
+    ReplayCommand.run(arguments: arguments, console: console)
   }
 }

@@ -1,5 +1,4 @@
 import DashPilotCLI
 
-// The lead passes the RouteFiles readers and writers here once they exist:
-// `DashPilotCLI.main(hooks: RouteFileHooks(readTrack: ..., readRoute: ..., writeExport: ...))`.
-DashPilotCLI.main()
+// Route files (GPX, GeoJSON) are read and written here, on the client, with RouteFiles.
+DashPilotCLI.main(hooks: .routeFiles)

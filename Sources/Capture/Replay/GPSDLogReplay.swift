@@ -3,45 +3,60 @@ import Foundation
 import GPSD
 
 /// Runs a gpsd JSON log (`gpspipe -w` output, or gpsd's `.chk` regression files) through the
-/// same `CaptureService` and `RouteSampleFilter` the daemon uses, into an in-memory sink,
-/// and measures what was kept. No daemon, no clock.
+/// same pipeline as the daemon: `CaptureService` and `RouteSampleFilter`, writing through
+/// `StoreSampleSink` into a shift of a temporary SQLite database (see `ReplayShiftSink`,
+/// removed afterwards), then the figure measured from the stored rows in one pass, as
+/// `shift show` measures a shift. With a route, the guidance engine follows it too. No
+/// daemon, no clock.
 ///
 /// - A line that is not a JSON object with a class (`#` comments, NMEA sentences, blank
 ///   lines) is skipped and counted.
 /// - A VERSION line is a new gpsd connection; DEVICE lines activate and deactivate.
-/// - Staleness: a log holds no arrival times, only fix times. Replay treats each fix as
-///   arriving at its own timestamp, so `FixAgeEstimator` learns a constant offset and
-///   every fix is judged fresh (age 0); the wall clock never takes part. A log therefore
-///   replays the same whenever and wherever it is replayed. A TPV without a time has no
-///   age (nil) and is judged on its other fields.
+/// - The shift starts at the first fix and ends at the latest, unless `Options.window`
+///   gives the shift's window: a recording that starts late or stops early within it shows
+///   a gap there.
+/// - Time: a log holds no arrival times, only fix times. Replay treats each fix as arriving
+///   at its own timestamp, so `FixAgeEstimator` learns a constant offset and every fix is
+///   judged fresh (age 0); the wall clock never takes part. The store's batches judge "a
+///   second" by the fix time of the report being replayed. A log therefore replays the same
+///   whenever and wherever it is replayed. A TPV without a time has no age (nil) and is
+///   judged on its other fields.
 public struct GPSDLogReplay {
   public struct Options: Sendable {
     public var filter: RouteSampleFilter.Configuration
     public var maximumSampleInterval: TimeInterval
     /// The shift's window, when it is known: uncovered ends count as gaps.
     public var window: DateInterval?
+    /// A route for the guidance engine to follow, if any.
+    public var route: ReplayRoute?
 
     public init(
       filter: RouteSampleFilter.Configuration = .init(),
       maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval,
-      window: DateInterval? = nil
+      window: DateInterval? = nil, route: ReplayRoute? = nil
     ) {
       self.filter = filter
       self.maximumSampleInterval = maximumSampleInterval
       self.window = window
+      self.route = route
     }
   }
 
   public let options: Options
-  public let sink = InMemorySampleSink()
+  private let sink: ReplayShiftSink
   public private(set) var service: CaptureService
   public private(set) var lines = 0
   public private(set) var skippedLines = 0
+  /// What capture accepted and handed to the store, in order, at full precision (the store
+  /// keeps them to 1e-7 degree, 1 cm and 1 ms).
+  private var accepted: [RouteSample] = []
+  private var guidance: ReplayGuidance?
   /// The time of the last fix seen, used as the arrival of a TPV that has no time.
   private var lastFixSeconds = 0.0
 
   public init(options: Options = Options()) {
     self.options = options
+    sink = ReplayShiftSink(window: options.window, maximumSampleInterval: options.maximumSampleInterval)
     var counter = 0
     service = CaptureService(
       sink: sink, filter: RouteSampleFilter(configuration: options.filter),
@@ -49,8 +64,9 @@ public struct GPSDLogReplay {
         counter += 1
         return CaptureSessionID("replay-\(counter)")
       })
-    // The in-memory sink starts empty, so starting cannot fail.
+    // Nothing is stored yet, so starting cannot fail.
     try? service.startCapture()
+    guidance = options.route.map(ReplayGuidance.init)
   }
 
   /// Feeds one line (without its newline).
@@ -66,11 +82,18 @@ public struct GPSDLogReplay {
   /// Feeds one decoded report.
   public mutating func feed(report: GPSDReport) {
     var arrival = lastFixSeconds
-    if case let .tpv(tpv) = report, let time = tpv.time {
-      arrival = time.timeIntervalSince1970
-      lastFixSeconds = arrival
+    if case let .tpv(tpv) = report {
+      if let time = tpv.time {
+        arrival = time.timeIntervalSince1970
+        lastFixSeconds = arrival
+        sink.now = time
+        if tpv.hasPosition { sink.noteFix(at: time) }
+      }
+      guidance?.observe(tpv)
     }
-    _ = service.receive(report, arrival: arrival)
+    for event in service.receive(report, arrival: arrival) {
+      if case let .accepted(sample) = event { accepted.append(sample) }
+    }
   }
 
   /// Feeds a whole log held in memory, split on newlines (CR LF too). `progress`, when
@@ -102,27 +125,31 @@ public struct GPSDLogReplay {
     }
   }
 
-  /// Ends capture (the end of the log) and measures what was kept.
+  /// Ends capture (the end of the log), ends the shift, measures it from the stored rows and
+  /// removes the temporary database. A store that failed is reported in
+  /// `ReplayResult.storeFailure`. The replay is over: feed nothing more.
   public mutating func finish() -> ReplayResult {
     _ = service.stopCapture(reason: "end of log")
-    let calculator = RouteMileageCalculator(maximumSampleInterval: options.maximumSampleInterval)
-    let distance = calculator.distance(of: sink.samples, covering: options.window)
+    let (distance, failure) = sink.finish()
     return ReplayResult(
       lines: lines, skippedLines: skippedLines, statistics: service.statistics,
-      distance: distance, samples: sink.samples)
+      distance: distance, samples: accepted, guidance: guidance?.outcome, storeFailure: failure)
   }
 
   /// An ISO-8601 UTC instant as gpsd writes it (`2024-05-01T08:00:00Z`, fraction optional).
   public static func parseInstant(_ text: String) -> Date? { GPSDTime.parse(text) }
 
-  /// Replays the file at `url`.
+  /// Replays the file at `url`. Throws when it cannot be read, or when the temporary
+  /// database failed (`ReplayStoreFailure`), since the figure would then be wrong.
   public static func replay(
     contentsOf url: URL, options: Options = Options(), progress: ((Double) -> Void)? = nil
   ) throws -> ReplayResult {
     let data = try Data(contentsOf: url, options: .mappedIfSafe)
     var replay = GPSDLogReplay(options: options)
     replay.feed(contents: data, progress: progress)
-    return replay.finish()
+    let result = replay.finish()
+    if let failure = result.storeFailure { throw ReplayStoreFailure(description: failure) }
+    return result
   }
 }
 
@@ -132,8 +159,18 @@ public struct ReplayResult: Sendable {
   public var skippedLines: Int
   public var statistics: CaptureStatistics
   public var distance: RouteDistance
-  /// The samples kept, in order.
+  /// The samples capture accepted and handed to the store, in order, at full precision.
   public var samples: [RouteSample]
+  /// What guidance said, when a route was followed.
+  public var guidance: ReplayGuidanceOutcome?
+  /// Why the temporary database could not keep or measure the samples, if it could not:
+  /// the figure is then not the log's.
+  public var storeFailure: String?
 
   public var captureSessions: Int { statistics.sessionsStarted }
+}
+
+/// The replay's temporary database failed, so it has no figure to give.
+public struct ReplayStoreFailure: Error, Sendable, CustomStringConvertible {
+  public var description: String
 }

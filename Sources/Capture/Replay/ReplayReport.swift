@@ -1,5 +1,7 @@
 import DashPilotCore
 import Foundation
+import GPSD
+import Guidance
 
 /// How a replay is shown: the JSON object of `dashpilotctl replay --json`, or the report a
 /// person reads. Kept here, beside the replay, so its shape is tested with it.
@@ -16,8 +18,11 @@ public struct ReplayReport: Sendable {
 
   /// One JSON object:
   /// `{"input":{"lines","skipped"},"capture_sessions","samples":{"received","accepted",
-  /// "rejected":{reason: n}},"distance":{...},"summary","spoken"}`. Every rejection reason is
-  /// listed (zero included) so a reader can rely on the keys; `save_failures` is extra.
+  /// "rejected":{reason: n}},"distance":{...},"summary","spoken"}`, and with a route
+  /// `"guidance":{"mode","phase","events":[{"type","time","lateral_m"}]}` (`lateral_m` only on
+  /// `off_route`, null when no part of the route was within the search). Every rejection
+  /// reason is listed (zero included) so a reader can rely on the keys; `save_failures` is
+  /// extra.
   public var json: String {
     let statistics = result.statistics
     let distance = result.distance
@@ -37,7 +42,44 @@ public struct ReplayReport: Sendable {
       + "\"measured\":\(distance.isMeasured),\"partial\":\(distance.isPartial)},"
       + "\"summary\":\(JSONText.string(quality.summary)),"
       + "\"spoken\":\(JSONText.string(quality.spoken))"
+      + (result.guidance.map { ",\"guidance\":" + Self.json(of: $0) } ?? "")
       + "}"
+  }
+
+  static func json(of guidance: ReplayGuidanceOutcome) -> String {
+    let events = guidance.events.map { timed in
+      var members = [
+        "\"type\":\(JSONText.string(timed.event.name))",
+        "\"time\":\(JSONText.string(GPSDTime.format(timed.timestamp)))",
+      ]
+      if case let .offRoute(lateral) = timed.event { members.append("\"lateral_m\":\(JSONText.number(lateral))") }
+      return "{" + members.joined(separator: ",") + "}"
+    }
+    return "{\"mode\":\(JSONText.string(guidance.mode.rawValue)),"
+      + "\"phase\":\(JSONText.string(guidance.phase.rawValue)),"
+      + "\"events\":[\(events.joined(separator: ","))]}"
+  }
+
+  /// The guidance lines a person reads: one per event, then where it stood at the end.
+  static func text(of guidance: ReplayGuidanceOutcome) -> [String] {
+    var lines = ["Guidance (\(guidance.mode.rawValue)):"]
+    for timed in guidance.events {
+      let time = GPSDTime.format(timed.timestamp)
+      switch timed.event {
+      case .joined: lines.append("  \(time) joined the route")
+      case let .offRoute(lateral):
+        lines.append(
+          lateral.isFinite
+            ? "  \(time) off route, \(Int(lateral.rounded())) m from it"
+            : "  \(time) off route, nowhere near it")
+      case .backOnRoute: lines.append("  \(time) back on route")
+      case .arrived: lines.append("  \(time) arrived")
+      case .progress: break
+      }
+    }
+    if guidance.events.isEmpty { lines.append("  never joined the route") }
+    lines.append("  at the end: \(guidance.phase.rawValue.replacingOccurrences(of: "_", with: " "))")
+    return lines
   }
 
   /// The report a person reads: the figure, the counts behind it, the sentences that
@@ -60,6 +102,10 @@ public struct ReplayReport: Sendable {
     if statistics.saveFailures > 0 { lines.append("  \(statistics.saveFailures) could not be saved") }
     lines.append(
       "\(count(result.lines, "line")) read, \(result.skippedLines) skipped (not gpsd JSON)")
+    if let guidance = result.guidance {
+      lines.append("")
+      lines += Self.text(of: guidance)
+    }
     return lines.joined(separator: "\n")
   }
 
@@ -86,7 +132,8 @@ enum JSONText {
     return out + "\""
   }
 
-  /// Metres to the millimetre; a non-finite value (never expected) as null.
+  /// Metres to the millimetre; a non-finite value (an off-route fix with no part of the
+  /// route within the search) as null.
   static func number(_ value: Double) -> String {
     guard value.isFinite else { return "null" }
     return String(format: "%.3f", value)

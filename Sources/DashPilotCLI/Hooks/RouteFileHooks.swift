@@ -2,9 +2,8 @@ import ControlProtocol
 import Foundation
 
 /// Route files are read and written by the client, so the daemon never links an XML
-/// parser. The RouteFiles target does the reading and writing; these hooks are where the
-/// lead connects it (`DashPilotCLI.run(..., hooks: RouteFileHooks(readTrack: ..., ...))`).
-/// Until then each hook says plainly that this build cannot do it.
+/// parser. `dashpilotctl` runs with `.routeFiles` (RouteFiles does the reading and writing);
+/// tests pass hooks of their own to `DashPilotCLI.run`.
 public struct RouteFileHooks: Sendable {
   /// A track for `import`: its name and recorded points (seconds since 1970 UTC).
   public struct Track: Sendable, Hashable {
@@ -52,7 +51,7 @@ public struct RouteFileHooks: Sendable {
     public var description: String
   }
 
-  /// LEAD HOOK: replace with the RouteFiles readers and writers once that target lands.
+  /// Hooks that can do nothing and say so: for a build or a test without route files.
   public static let unavailable = RouteFileHooks(
     readTrack: { _ in throw NotAvailable(description: "reading GPX tracks is not available in this build of dashpilotctl") },
     readRoute: { _ in throw NotAvailable(description: "reading route files is not available in this build of dashpilotctl") },

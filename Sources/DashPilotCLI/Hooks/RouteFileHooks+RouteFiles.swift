@@ -1,0 +1,100 @@
+import ControlProtocol
+import DashPilotCore
+import Foundation
+import RouteFiles
+
+extension RouteFileHooks {
+  /// gpsd's own conversion from HDOP to a 95 % horizontal error when the receiver gives no
+  /// error estimate (DESIGN.md field notes: `eph` is HDOP x 19 m).
+  public static let metresPerHDOP = 19.0
+
+  /// The accuracy given to an imported point whose logger wrote no HDOP: 19 m, what gpsd
+  /// reports for HDOP 1.0 (a clear sky fix), so a track without HDOPs imports as ordinary
+  /// good fixes rather than as perfect ones.
+  public static let defaultImportAccuracy = metresPerHDOP
+
+  /// The hooks `dashpilotctl` runs with: RouteFiles reads and writes GPX and GeoJSON here,
+  /// on the client, so the daemon never links an XML parser.
+  ///
+  /// - `import FILE`: every point of every segment (a GPX `trkseg`, a GeoJSON line), in
+  ///   file order, with its time; accuracy `hdop` x 19 m, or 19 m without one.
+  /// - `route load FILE`: the first route of the file (see `RouteFile.readRoute`), named by
+  ///   the file's name.
+  /// - `export ID --format gpx|geojson`: one GPX `trkseg` (GeoJSON line) per segment the
+  ///   daemon answers with; an accuracy goes out as `hdop` = accuracy / 19, the inverse of
+  ///   the import, so an exported shift imports again with the same accuracies.
+  ///
+  /// A file that cannot be read or is not a track or route throws an error naming the
+  /// problem; the command puts the file's name in front of it and exits 1, as for any
+  /// request that could not be done (2 is kept for a command line that is wrong).
+  public static let routeFiles = RouteFileHooks(
+    readTrack: { url in
+      let path = url.relativePath
+      let track: TimedTrack
+      do {
+        track = try RouteFile.readTrack(atPath: path)
+      } catch {
+        throw FileProblem(description: problem(of: error))
+      }
+      var points: [WireTrackPoint] = []
+      points.reserveCapacity(track.pointCount)
+      for point in track.segments.joined() {
+        var accuracy = defaultImportAccuracy
+        if let hdop = point.hdop {
+          guard hdop.isFinite, hdop >= 0 else {
+            throw FileProblem(
+              description: "point \(points.count) has hdop \(hdop), "
+                + "which is not a dilution of precision (a number of at least 0)")
+          }
+          accuracy = hdop * metresPerHDOP
+        }
+        points.append(
+          WireTrackPoint(
+            lat: point.coordinate.latitude, lon: point.coordinate.longitude,
+            time: point.time.timeIntervalSince1970, accuracy: accuracy))
+      }
+      return Track(name: track.name ?? url.lastPathComponent, points: points)
+    },
+    readRoute: { url in
+      let coordinates: [GeoCoordinate]
+      do {
+        coordinates = try RouteFile.readRoute(atPath: url.relativePath)
+      } catch {
+        throw FileProblem(description: problem(of: error))
+      }
+      return Route(
+        name: url.lastPathComponent,
+        coordinates: coordinates.map { WireCoordinate(lat: $0.latitude, lon: $0.longitude) })
+    },
+    writeExport: { result, format in
+      let segments = result.segments.filter { !$0.isEmpty }.map { segment in
+        segment.map { point in
+          TrackPoint(
+            coordinate: GeoCoordinate(latitude: point.lat, longitude: point.lon),
+            time: Date(timeIntervalSince1970: point.time),
+            hdop: point.accuracy.map { $0 / metresPerHDOP })
+        }
+      }
+      let track = TimedTrack(name: "DashPilot shift #\(result.shift.id)", segments: segments)
+      let fileFormat: RouteFileFormat =
+        switch format {
+        case .gpx: .gpx
+        case .geojson: .geojson
+        }
+      return Data(RouteFile.text(of: track, as: fileFormat).utf8)
+    })
+
+  /// A file's problem in words that follow the file's name (the commands print
+  /// "cannot import FILE: PROBLEM"): a `RouteFileError` without its own copy of the name.
+  static func problem(of error: Error) -> String {
+    guard let fileError = error as? RouteFileError else { return "\(error)" }
+    let text = fileError.description
+    let prefix = "\(fileError.file): "
+    return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+  }
+
+  /// What was wrong with a route or track file.
+  public struct FileProblem: Error, CustomStringConvertible, Sendable, Hashable {
+    public var description: String
+  }
+}
