@@ -56,6 +56,9 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     var requestStarted: [RerouteRequestID: Double] = [:]
     /// The last reroute's outcome, as a sentence for status.
     var lastReroute: String?
+    /// When the engine last said off route (monotonic seconds): the start of the reroute
+    /// latency the driver feels.
+    var departedAt: Double?
   }
 
   private struct PendingNavigation {
@@ -305,11 +308,13 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     self.drive = drive
     var data = Self.requestData(request)
     data["request"] = .string(id.description)
+    let now = clock()
+    data["at"] = .string(Self.iso(now))
     context.announce(
       "guidance.reroute_requested",
       "asking \(provider.name) for a new \(request.mode.rawValue) route (\(id))"
         + (request.course.map { ", heading \(Int($0.rounded()))°" } ?? ", no trustworthy heading"),
-      data: data, at: clock())
+      data: data, at: now)
     let token = generation
     let bound = context.bind(self)
     worker.run({ provider.route(for: request) }) { result in
@@ -347,13 +352,14 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
 
   private func report(_ timed: TimedGuidanceEvent, now: Date) {
     guard let context else { return }
-    var data: [String: JSONValue] = ["fix_time": .string(Self.iso(timed.timestamp))]
+    var data: [String: JSONValue] = ["fix_time": .string(Self.iso(timed.timestamp)), "at": .string(Self.iso(now))]
     let message: String
     var priority = LogPriority.notice
     switch timed.event {
     case .joined:
       message = "joined the route"
     case .offRoute(let lateral):
+      drive?.departedAt = MonotonicClock.now()
       data["lateral_m"] = lateral.isFinite ? .number(Self.rounded(lateral)) : .null
       message = lateral.isFinite ? "off route: \(Self.metres(lateral)) from it" : "off route: nowhere near it"
     case .backOnRoute:
@@ -371,12 +377,13 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
 
   private func act(_ action: RerouteAction, now: Date, answering answered: RerouteRequestID?) {
     guard let context else { return }
+    let at: JSONValue = .string(Self.iso(now))
     switch action {
     case .announce(let announcement):
       let text = announcement.text(for: language)
       context.announce(
         "guidance.announcement", text,
-        data: ["kind": .string(announcement.kind.rawValue), "language": .string(language.rawValue)], at: now)
+        data: ["kind": .string(announcement.kind.rawValue), "language": .string(language.rawValue), "at": at], at: now)
       speaker?.speak(text)
     case .requestRoute(let id, let request):
       dispatch(id, request)
@@ -384,20 +391,23 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
       noteReroute("cancelled: the car came back to the route")
       context.announce(
         "guidance.reroute_cancelled", "\(id) is no longer needed: back on the route; its answer will be discarded",
-        data: ["request": .string(id.description)], at: now)
+        data: ["request": .string(id.description), "at": at], at: now)
     case .discarded(let id):
       context.announce(
         "guidance.reroute_discarded", "discarded the late answer to \(id)", priority: .info,
-        data: ["request": .string(id.description)], at: now)
+        data: ["request": .string(id.description), "at": at], at: now)
     case .installRoute(let route, _):
       var data: [String: JSONValue] = [
         "points": .number(Double(route.points.count)), "length_m": .number(Self.rounded(route.length)),
         "first_bearing": .number(Self.rounded(NewRouteCheck.initialBearing(of: route, over: 50))),
-        "start": Self.json(route.start),
+        "start": Self.json(route.start), "at": at,
       ]
       if let answered, let started = drive?.requestStarted[answered] {
         data["request"] = .string(answered.description)
         data["latency_ms"] = .number(Self.milliseconds(since: started))
+      }
+      if let departed = drive?.departedAt {
+        data["since_off_route_ms"] = .number(Self.milliseconds(since: departed))
       }
       noteReroute("new route installed: \(Self.metres(route.length))")
       context.announce(
@@ -410,15 +420,16 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
         priority: .warning, fields: LogFields(reason: failure.kind.rawValue),
         data: [
           "failure": .string(failure.kind.rawValue), "detail": .string(failure.detail), "permanent": .bool(false),
-          "retry_at": .string(Self.iso(at)),
+          "retry_at": .string(Self.iso(at)), "at": .string(Self.iso(now)),
         ], at: now)
     case .gaveUp(let failure):
       noteReroute("gave up: \(failure.kind.rawValue): \(failure.detail)")
       context.announce(
         "guidance.reroute_failed", "no new route (\(failure.detail)); waiting cannot fix this, so no more are asked for",
         priority: .warning, fields: LogFields(reason: failure.kind.rawValue),
-        data: ["failure": .string(failure.kind.rawValue), "detail": .string(failure.detail), "permanent": .bool(true)],
-        at: now)
+        data: [
+          "failure": .string(failure.kind.rawValue), "detail": .string(failure.detail), "permanent": .bool(true), "at": at,
+        ], at: now)
     }
   }
 
