@@ -2,4 +2,4 @@ import Daemon
 import Foundation
 
 // The lead wires components here: `makeComponents: { configuration in [store, capture, ...] }`.
-exit(DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst()), makeComponents: { [GuidanceComponent(configuration: $0)] }))
+exit(DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -152,7 +152,6 @@ final class GuidanceRig {
   let guidance: GuidanceComponent
   let fake: GPSDFake
   let follower: EventFollower
-  let control: RawSocketClient
   private var nextID = 10
 
   init(
@@ -171,7 +170,6 @@ final class GuidanceRig {
       throw GuidanceRigFailure( "the daemon did not start: \(daemon.failure.withLock { $0 } ?? "?")")
     }
     follower = try EventFollower(socketPath: daemon.socketPath)
-    control = try RawSocketClient(path: daemon.socketPath)
   }
 
   func stop() {
@@ -179,12 +177,14 @@ final class GuidanceRig {
     daemon.stop()
   }
 
-  /// Sends one command and returns the answer.
+  /// Sends one command on a connection of its own (an idle one is closed after 30 s) and
+  /// returns the answer.
   func ask(_ command: String, _ arguments: [String: Any] = [:], timeout: TimeInterval = 30) -> [String: Any]? {
     nextID += 1
     var request: [String: Any] = ["v": 1, "id": nextID, "cmd": command]
     if !arguments.isEmpty { request["args"] = arguments }
     guard let data = try? JSONSerialization.data(withJSONObject: request) else { return nil }
+    guard let control = try? RawSocketClient(path: daemon.socketPath) else { return nil }
     return control.ask(String(decoding: data, as: UTF8.self), timeout: timeout)
   }
 
