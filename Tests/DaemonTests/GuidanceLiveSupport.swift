@@ -3,6 +3,7 @@ import ControlProtocol
 import DashPilotCore
 import Foundation
 import GPSD
+import Routing
 import Guidance
 import Synchronization
 import TestSupport
@@ -155,13 +156,14 @@ final class GuidanceRig {
   private var nextID = 10
 
   init(
-    drive: GridDrive, routingURL: String, cycle: Double = 0.05, configure: (inout DaemonConfiguration) -> Void = { _ in }
+    drive: GridDrive, routingURL: String, cycle: Double = 0.05, provider: (any RouteProvider)? = nil,
+    configure: (inout DaemonConfiguration) -> Void = { _ in }
   ) throws {
     var configuration = DaemonConfiguration()
     configuration.routingURL = routingURL
     configure(&configuration)
     fake = try GPSDFake(log: drive.nmea, cycle: cycle)
-    let guidance = GuidanceComponent(configuration: configuration)
+    let guidance = GuidanceComponent(configuration: configuration, provider: provider)
     self.guidance = guidance
     let feed = GPSDFeedComponent(port: fake.port, observer: guidance)
     let handOver = ComponentsForLoop(components: [feed, guidance])
@@ -220,4 +222,27 @@ enum GuidanceEngines {
 struct GuidanceRigFailure: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
+}
+
+/// The real Valhalla provider, except that its first `ignoredHeadings` reroute requests lose
+/// the car's heading on the way, as an engine that ignores headings would: the real engine
+/// then answers with the real shortest route, U-turn and all.
+final class HeadingIgnoringProvider: RouteProvider, Sendable {
+  let inner: ValhallaProvider
+  private let remaining: Mutex<Int>
+
+  init(baseURL: String, ignoredHeadings: Int) {
+    inner = ValhallaProvider(baseURL: baseURL)
+    remaining = Mutex(ignoredHeadings)
+  }
+
+  var name: String { inner.name }
+
+  func route(for request: RouteRequest) -> Result<PlannedRoute, RouteFailure> {
+    var sent = request
+    if request.course != nil, remaining.withLock({ count in defer { count -= 1 }; return count > 0 }) {
+      sent.course = nil
+    }
+    return inner.route(for: sent)
+  }
 }

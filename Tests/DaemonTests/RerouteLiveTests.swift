@@ -70,6 +70,34 @@ struct RerouteLiveTests {
     #expect((guidance["reroute"] as? String)?.hasPrefix("new route installed") == true)
   }
 
+  @Test("a new route that sets off against the car's course is refused and asked again")
+  func aRouteAgainstTheCourseIsAskedAgain() throws {
+    let server = try GuidanceEngines.valhalla.get()
+    let drive = try GridDrive("grid-turn-off")
+    let provider = HeadingIgnoringProvider(baseURL: server.baseURL, ignoredHeadings: 1)
+    let rig = try GuidanceRig(drive: drive, routingURL: server.baseURL, provider: provider)
+    defer { rig.stop() }
+    let answer = try #require(rig.navigate(to: drive.coordinate("navigate_to")))
+    #expect((answer["result"] as? [String: Any])?["source"] as? String == "valhalla", "navigate: \(answer)")
+
+    // Without the heading, the shortest way from Column 2 Avenue back to Row 0 Street is a
+    // U-turn south: refused by the check, as a transient failure.
+    let failed = try #require(rig.follower.wait(for: "guidance.reroute_failed", timeout: 60), "\(rig.follower.summary)")
+    #expect(failed.string("failure") == "no_route")
+    let detail = try #require(failed.string("detail"))
+    // "valhalla: the new route sets off at 180°, 179° from the car's course 359°" (the
+    // course has the receiver's noise in it).
+    #expect(detail.hasPrefix("valhalla: the new route sets off at 180°, 1") && detail.contains("° from the car's course "), "\(detail)")
+    let asked = try #require(rig.follower.all("guidance.reroute_requested").first?.number("course"))
+    #expect(GeographicDistance.angleBetween(asked, 0) < 10)
+    #expect(rig.follower.all("guidance.rerouted").isEmpty)
+    // Asked again 15 s later (with the heading this time, if the car is still moving): a
+    // route is installed.
+    let rerouted = try #require(rig.follower.wait(for: "guidance.rerouted", timeout: 30), "\(rig.follower.summary)")
+    #expect(rerouted.string("request") == "reroute-2")
+    #expect(rig.follower.all("guidance.reroute_requested").count == 2)
+  }
+
   @Test("a reroute still in flight when the car rejoins is cancelled and its answer discarded")
   func rejoiningCancelsTheReroute() throws {
     let server = try GuidanceEngines.valhalla.get()
