@@ -119,6 +119,26 @@ final class EventFollower {
 
   func all(_ type: String) -> [FollowedEvent] { events.filter { $0.type == type } }
 
+  /// Whether provider calls overlapped: a reroute requested while the answer to the previous
+  /// one (installed, failed or discarded) had not come back yet. Returns the offending
+  /// request ids, empty when none did.
+  var overlappingRequests: [String] {
+    var outstanding: String?
+    var overlaps: [String] = []
+    for event in events {
+      switch event.type {
+      case "guidance.reroute_requested":
+        if outstanding != nil { overlaps.append(event.string("request") ?? "?") }
+        outstanding = event.string("request")
+      case "guidance.rerouted", "guidance.reroute_failed", "guidance.reroute_discarded":
+        outstanding = nil
+      default:
+        break
+      }
+    }
+    return overlaps
+  }
+
   /// Every event type so far, for a failing test's message.
   var summary: String { events.map { "\($0.type): \($0.message)" }.joined(separator: "\n") }
 }

@@ -66,6 +66,7 @@ struct RerouteLiveTests {
     let guidance = try #require(rig.status()?["guidance"] as? [String: Any])
     #expect(guidance["source"] as? String == "valhalla")
     #expect((guidance["reroute"] as? String)?.hasPrefix("new route installed") == true)
+    #expect(rig.follower.overlappingRequests.isEmpty)
   }
 
   @Test("a new route that sets off against the car's course is refused and asked again")
@@ -94,6 +95,7 @@ struct RerouteLiveTests {
     let rerouted = try #require(rig.follower.wait(for: "guidance.rerouted", timeout: 30), "\(rig.follower.summary)")
     #expect(rerouted.string("request") == "reroute-2")
     #expect(rig.follower.all("guidance.reroute_requested").count == 2)
+    #expect(rig.follower.overlappingRequests.isEmpty)
   }
 
   @Test("a reroute still in flight when the car rejoins is cancelled and its answer discarded")
@@ -120,6 +122,7 @@ struct RerouteLiveTests {
     let guidance = try #require(rig.status()?["guidance"] as? [String: Any])
     #expect(guidance["phase"] as? String == "following")
     #expect(guidance["reroute"] as? String == "cancelled: the car came back to the route")
+    #expect(rig.follower.overlappingRequests.isEmpty)
   }
 
   @Test("with the engine killed mid-drive, transient failures are retried every 15 s by the daemon's clock")
@@ -244,5 +247,6 @@ struct RerouteLiveTests {
     // Said once per departure, however often it is retried.
     #expect(rig.follower.all("guidance.announcement").filter { $0.string("kind") == "route_not_found" }.count == 1)
     #expect(rig.follower.all("guidance.off_route").count == 1)
+    #expect(rig.follower.overlappingRequests.isEmpty)
   }
 }
