@@ -213,6 +213,17 @@ struct RerouteLiveTests {
     ]))
     let drivingLength = try #require((driving["result"] as? [String: Any])?["length_m"] as? Double, "\(driving)")
     #expect(drivingLength > walkLength + 300)
+
+    // A destination no road reaches: navigate says so, and the route followed stays.
+    let island = server.grid.islandMidpoint
+    let refused = try #require(rig.ask("navigate", ["destination": ["lat": island.latitude, "lon": island.longitude]]))
+    #expect(refused.errorCode == "not_found")
+    #expect(refused.errorMessage == "navigate: valhalla: HTTP 400, error 442: No path could be found for input")
+    let failed = try #require(rig.follower.wait(for: "guidance.navigate_failed"))
+    #expect(failed.string("failure") == "no_route")
+    let after = try #require(rig.status()?["guidance"] as? [String: Any])
+    #expect(after["mode"] as? String == "driving")
+    #expect(after["source"] as? String == "valhalla")
   }
 
   /// Waits for `attempts` reroute requests, each but the last answered with `failure`, and
