@@ -164,12 +164,24 @@ public struct GuidanceSection: Sendable, Hashable, Codable {
   public var distanceRemainingMetres: Double?
   /// A sentence about rerouting, when one is pending or failed.
   public var reroute: String?
+  /// Metres along the route of the last on-route fix.
+  public var distanceAlongMetres: Double?
+  /// Where the route leads (a loaded route's end).
+  public var destination: WireCoordinate?
+  /// "file", or the provider that planned the route.
+  public var source: String?
 
-  public init(mode: String, phase: String, distanceRemainingMetres: Double? = nil, reroute: String? = nil) {
+  public init(
+    mode: String, phase: String, distanceRemainingMetres: Double? = nil, reroute: String? = nil,
+    distanceAlongMetres: Double? = nil, destination: WireCoordinate? = nil, source: String? = nil
+  ) {
     self.mode = mode
     self.phase = phase
     self.distanceRemainingMetres = distanceRemainingMetres
     self.reroute = reroute
+    self.distanceAlongMetres = distanceAlongMetres
+    self.destination = destination
+    self.source = source
   }
 
   public func encode(to encoder: Encoder) throws {
@@ -178,11 +190,15 @@ public struct GuidanceSection: Sendable, Hashable, Codable {
     try container.encode(phase, forKey: .phase)
     try container.encode(distanceRemainingMetres, forKey: .distanceRemainingMetres)
     try container.encode(reroute, forKey: .reroute)
+    try container.encode(distanceAlongMetres, forKey: .distanceAlongMetres)
+    try container.encode(destination, forKey: .destination)
+    try container.encode(source, forKey: .source)
   }
 
   enum CodingKeys: String, CodingKey {
-    case mode, phase, reroute
+    case mode, phase, reroute, destination, source
     case distanceRemainingMetres = "distance_remaining_m"
+    case distanceAlongMetres = "distance_along_m"
   }
 }
 
