@@ -297,12 +297,17 @@ import Testing
       shiftID: 42, captureSession: CaptureSessionID("cs-1"), phase: .start, at: t0, reason: "fixes_started")
     let closed = SessionEvent(
       shiftID: 42, captureSession: CaptureSessionID("cs-1"), phase: .end, at: t0 + 2999, reason: "shift_ended")
-    try harness.enqueue([.session(opened)] + batches + [.session(closed), .shift(report)])
+    // The first thousand batches drain; the rest are queued while the broker is frozen, so
+    // the restart is certainly mid-drain (some gone, the rest queued or in flight) however
+    // fast or loaded the machine is.
+    try harness.enqueue([.session(opened)] + batches[..<1000])
     try harness.start()
-    #expect(await eventually(within: 20) { harness.depth < 1900 })
+    #expect(await eventually(within: 30) { harness.depth == 0 })
+    broker.pause()
+    try harness.enqueue(Array(batches[1000...]) + [.session(closed), .shift(report)])
     let leftAtRestart = try harness.restart()
-    // The restart really was mid-drain: some entries had gone, some were still queued.
-    #expect(leftAtRestart > 0 && leftAtRestart < 2003)
+    #expect(leftAtRestart == 1002)
+    broker.resume()
     #expect(await eventually(within: 30) { harness.depth == 0 })
     #expect(try harness.restart() == 0)
     #expect(
