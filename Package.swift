@@ -55,7 +55,7 @@ let package = Package(
     .executableTarget(name: "dashpilot-fuzz-request", dependencies: ["ControlProtocol"]),
     .executableTarget(
       name: "dashpilot-bench",
-      dependencies: ["DashPilotCore", "Guidance", "Store", "Capture", "Routing", "TestSupport"]),
+      dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD", "Capture", "Routing", "TestSupport"]),
 
     // Tests.
     .target(name: "TestSupport", dependencies: ["DashPilotCore"]),
