@@ -57,8 +57,11 @@ final class CaptureChildProcess {
     return process.terminationStatus
   }
 
+  /// What the child wrote to stderr; only read once it has exited (reading a live child's
+  /// empty pipe would block a failing test's message).
   var standardError: String {
-    String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+    guard !process.isRunning else { return "(still running)" }
+    return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   }
 
   /// The numbers on lines `word N`.
