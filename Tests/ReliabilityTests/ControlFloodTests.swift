@@ -84,6 +84,45 @@ import Testing
   }
 }
 
+extension ControlFloodTests {
+  /// With the shipped limit of 64 clients, 300 at once: the first 64 are served (half of
+  /// them sending garbage), every one past the limit is told `busy` and closed, and the
+  /// served well-formed ones are answered throughout.
+  @Test func pastTheClientLimitTheRestAreToldBusyAndTheServedAreAnswered() throws {
+    let daemon = try DaemonUnderTest(config: "[Control]\nIdleTimeout=120\n")
+    defer { daemon.stop() }
+    try daemon.waitUntilReady()
+    let limit = 64
+    let served = try (0..<limit).map { _ in try RawSocketClient(path: daemon.socketPath) }
+    // Each served client has been answered once before the crowd arrives, so it is counted.
+    for (index, client) in served.enumerated() {
+      #expect(client.ask(#"{"v":1,"id":\#(index + 1),"cmd":"status"}"#)?["id"] as? Int == index + 1)
+    }
+    let crowd = try (0..<(300 - limit)).map { _ in try RawSocketClient(path: daemon.socketPath) }
+    var busy = 0
+    for client in crowd {
+      let line = client.readLine(timeout: 30) ?? ""
+      if line.contains(#""code":"busy""#) && client.isClosedByPeer() { busy += 1 }
+    }
+    #expect(busy == 300 - limit)
+    var answered = 0
+    var refused = 0
+    for round in 0..<3 {
+      for (index, client) in served.enumerated() where index % 2 == 1 { client.send("garbage\n{\"v\":1}\n") }
+      for (index, client) in served.enumerated() where index % 2 == 0 {
+        let id = 1_000 * (round + 1) + index
+        if client.ask(#"{"v":1,"id":\#(id),"cmd":"status"}"#)?["id"] as? Int == id { answered += 1 }
+      }
+      for (index, client) in served.enumerated() where index % 2 == 1 {
+        for _ in 0..<2 where client.readLine(timeout: 30)?.contains(#""ok":false"#) == true { refused += 1 }
+      }
+    }
+    #expect(answered == limit / 2 * 3)
+    #expect(refused == limit / 2 * 3 * 2)
+    #expect(daemon.process.isRunning)
+  }
+}
+
 /// One round's sending, split into parts that run on separate threads at once.
 private final class FloodWork: @unchecked Sendable {
   let good: [RawSocketClient]
