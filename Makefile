@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 
-.PHONY: all deps build test bench demo clean install system-test
+.PHONY: all deps build test bench demo clean install system-test fuzz
 
 all: build
 
@@ -19,6 +19,11 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product dashpilot-bench
 	.build/release/dashpilot-bench
+
+# libFuzzer on the control request parser for FUZZ_SECONDS (default 60); see scripts/fuzz.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz/run.sh $(FUZZ_SECONDS)
 
 demo: deps
 	$(SWIFT) build --product dashpilotctl

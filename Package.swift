@@ -48,10 +48,18 @@ let package = Package(
     .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
     // The store's crash test runs this as a child process and kills it mid-write.
     .executableTarget(name: "dashpilot-store-child", dependencies: ["Store", "TestSupport"]),
+    // The reliability power-cut test runs this as a child: a gpsd log captured in real
+    // time into the store, killed with SIGKILL at random points.
+    .executableTarget(
+      name: "dashpilot-capture-child",
+      dependencies: ["Capture", "Store", "GPSD", "DashPilotCore", "TestSupport"]),
+    // libFuzzer on the control request parser (`make fuzz`); without -sanitize=fuzzer it
+    // checks files, so a plain build builds it too.
+    .executableTarget(name: "dashpilot-fuzz-request", dependencies: ["ControlProtocol"]),
     .executableTarget(
       name: "dashpilot-bench",
       dependencies: [
-        "DashPilotCore", "Guidance", "Store", "Capture", "Routing", "Uplink", "TestSupport",
+        "DashPilotCore", "Guidance", "Store", "GPSD", "Capture", "Routing", "Uplink", "TestSupport",
       ]),
 
     // Tests.
@@ -65,6 +73,9 @@ let package = Package(
     .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestSupport"]),
     .testTarget(name: "UplinkTests", dependencies: ["Uplink", "CSQLite", "TestSupport"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "TestSupport"]),
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: ["DashPilotCore", "Capture", "Store", "GPSD", "ControlProtocol", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -27,14 +27,14 @@ public enum GPSDJSONDecoder {
       return .tpv(
         GPSDTPV(
           mode: mode,
-          time: (object["time"] as? String).flatMap(GPSDTime.parse),
+          time: (object["time"] as? String).flatMap(GPSDTime.fixTime),
           latitude: finite(object["lat"]),
           longitude: finite(object["lon"]),
           eph: finite(object["eph"]),
           epx: finite(object["epx"]),
           epy: finite(object["epy"]),
-          speed: finite(object["speed"]),
-          track: finite(object["track"]),
+          speed: finite(object["speed"]).flatMap { groundSpeeds.contains($0) ? $0 : nil },
+          track: finite(object["track"]).flatMap { (0...360).contains($0) ? $0 : nil },
           device: object["device"] as? String))
     case "DEVICE":
       return .device(GPSDDevice(path: object["path"] as? String, activated: activation(object["activated"])))
@@ -50,6 +50,13 @@ public enum GPSDJSONDecoder {
       return .other(className: className)
     }
   }
+
+  /// Ground speeds (m/s) a report can mean: gpsd never writes a negative one, and nothing
+  /// a DashPilot box rides in goes faster than this. Outside it the speed is garbage and
+  /// is dropped rather than kept: the store refuses such a sample whole, and a refused save
+  /// would end the capture session over a field the measurement does not even use. A
+  /// course outside gpsd's 0-360° is dropped likewise.
+  static let groundSpeeds: ClosedRange<Double> = 0...1_000
 
   /// gpsd writes an activation time as an ISO-8601 string (older releases: a number of
   /// seconds) and a removal as the number 0.

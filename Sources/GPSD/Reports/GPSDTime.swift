@@ -20,7 +20,8 @@ public enum GPSDTime {
       bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
       let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
       let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+      (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24,
+      minute < 60, second <= 60
     else { return nil }
     var fraction = 0.0
     let end = bytes.count - 1
@@ -37,6 +38,32 @@ public enum GPSDTime {
     let days = daysFromCivil(year: year, month: month, day: day)
     let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
     return Date(timeIntervalSince1970: seconds)
+  }
+
+  /// The GPS epoch, 1980-01-06T00:00:00Z: no GPS fix is older.
+  public static let gpsEpoch = Date(timeIntervalSince1970: 315_964_800)
+  /// The GPS epoch plus 8192 weeks (2137-01-06): the 13-bit week number of modern signals
+  /// cannot say more, so no receiver reports a fix past it.
+  public static let latestFixTime = Date(timeIntervalSince1970: 315_964_800 + 8_192 * 604_800)
+
+  /// The fix time `text` names, or nil when it is no timestamp (see `parse`) or lies where
+  /// no GPS fix can: before the GPS epoch or past `latestFixTime`. Such a time is garbage
+  /// from a receiver or a link, and a fix kept with it would do harm: dated far ahead, it
+  /// makes every later fix of the shift look out of order; beyond the store's range, it
+  /// fails its save and ends the capture session. A fix without a time is refused by the
+  /// filter with the reason "invalid coordinate or time", and counted.
+  public static func fixTime(_ text: String) -> Date? {
+    guard let date = parse(text), date >= gpsEpoch, date < latestFixTime else { return nil }
+    return date
+  }
+
+  /// Days in `month` of `year` (proleptic Gregorian): 2021-02-30 names no day.
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
   }
 
   /// `date` as gpsd writes it, with milliseconds.
