@@ -54,23 +54,25 @@ struct ReplayStoreTests {
     #"{"class":"TPV","mode":3,"time":"\#(time)","lat":\#(latitude),"lon":-0.12,"eph":10,"speed":10}"#
   }
 
-  @Test func aFixTimeTheStoreCannotHoldIsAFailedSaveAndTheReplayGoesOn() {
+  @Test func aFixTimeBeyondGPSTimeIsRefusedAndTheReplayGoesOn() {
     var replay = GPSDLogReplay()
-    // Year 6000: GPSD parses it, the store keeps no time beyond about 5138.
+    // Year 6000 is past what GPS time can express (2137): the decoder gives the TPV no time,
+    // so the filter refuses it before the store could fail on it.
     replay.feed(line: Self.tpv("6000-01-01T00:00:00.000Z", 51.5))
     for second in 0..<5 {
       replay.feed(line: Self.tpv("2024-05-01T10:00:0\(second).000Z", 51.5 + Double(second) * 0.0001))
     }
     let result = replay.finish()
     #expect(result.storeFailure == nil)
-    #expect(result.statistics.saveFailures == 1)
+    #expect(result.statistics.saveFailures == 0)
+    #expect(result.statistics.rejected[.invalidCoordinate] == 1)
     #expect(result.statistics.accepted == 5)
-    #expect(result.captureSessions == 2)
+    #expect(result.captureSessions == 1)
     #expect(abs(result.distance.metres - 44.48) < 0.01)
     #expect(result.distance.gaps == 0)
   }
 
-  @Test func aLastFixTheStoreCannotHoldEndsTheShiftAtTheLastKeptSample() {
+  @Test func aLastFixBeyondGPSTimeLeavesTheShiftEndingAtTheLastKeptSample() {
     var replay = GPSDLogReplay()
     for second in 0..<5 {
       replay.feed(line: Self.tpv("2024-05-01T10:00:0\(second).000Z", 51.5 + Double(second) * 0.0001))
@@ -78,7 +80,8 @@ struct ReplayStoreTests {
     replay.feed(line: Self.tpv("6000-01-01T00:00:00.000Z", 51.5005))
     let result = replay.finish()
     #expect(result.storeFailure == nil)
-    #expect(result.statistics.saveFailures == 1)
+    #expect(result.statistics.saveFailures == 0)
+    #expect(result.statistics.rejected[.invalidCoordinate] == 1)
     #expect(result.distance.gaps == 0)
     #expect(abs(result.distance.metres - 44.48) < 0.01)
   }

@@ -23,6 +23,12 @@ import Foundation
 ///    receiver's time (a new gpsd replaying another log) is relearned within the window and
 ///    staleness never locks capture out for longer than that. `reset()` forgets at once
 ///    (a new gpsd connection, another device).
+/// 5. A fix claiming to be newer than the learned relation allows (its offset more than
+///    `jumpTolerance` below the window's minimum) is not believed on its own word: a single
+///    fix dated years ahead would otherwise become the reference and make every true fix
+///    after it look stale (and, once kept, precede it). Its age comes back negative, which
+///    the filter rejects; only when the next fix agrees with it is the jump real (a receiver
+///    that corrected its week number), and the relation is learned again from the two.
 public struct FixAgeEstimator: Sendable, Hashable {
   /// How long an observed offset counts towards the minimum, in monotonic seconds.
   public var window: TimeInterval
@@ -34,6 +40,14 @@ public struct FixAgeEstimator: Sendable, Hashable {
   /// (a monotonic queue, so each fix costs O(1) amortised).
   private var offsets: [Observation] = []
   private var head = 0
+  /// How much newer than the learned relation a fix may claim to be before it needs a
+  /// second fix to agree with it. Five minutes: a receiver that flushes buffered fixes and
+  /// then catches up is learned at once, while a date years (or a GPS week) ahead is not.
+  /// A wrong date closer than this costs at most its own size: true fixes count as stale,
+  /// then as preceding it, until time passes it.
+  public var jumpTolerance: TimeInterval = 300
+  /// A fix that claimed a jump forwards, waiting for the next to confirm it.
+  private var suspectedJump: Observation?
 
   struct Observation: Sendable, Hashable {
     var arrival: Double
@@ -49,6 +63,7 @@ public struct FixAgeEstimator: Sendable, Hashable {
   public mutating func reset() {
     offsets.removeAll(keepingCapacity: true)
     head = 0
+    suspectedJump = nil
   }
 
   /// Learns from a fix stamped `fixTime` that arrived at `arrival` (monotonic seconds) and
@@ -67,10 +82,23 @@ public struct FixAgeEstimator: Sendable, Hashable {
     {
       head += 1
     }
+    let observation = Observation(arrival: arrival, offset: offset)
+    if head < offsets.count, offset < offsets[head].offset - jumpTolerance {
+      if let suspected = suspectedJump, abs(suspected.offset - offset) <= jumpTolerance {
+        // Two fixes in a row agree: the receiver's time really moved. Learn it afresh.
+        offsets = suspected.offset <= offset ? [suspected, observation] : [observation]
+        head = 0
+        suspectedJump = nil
+        return offset - offsets[0].offset
+      }
+      suspectedJump = observation
+      return offset - offsets[head].offset
+    }
+    suspectedJump = nil
     while offsets.count > head, let last = offsets.last, last.offset >= offset {
       offsets.removeLast()
     }
-    offsets.append(Observation(arrival: arrival, offset: offset))
+    offsets.append(observation)
     if head > 64, head * 2 > offsets.count {
       offsets.removeFirst(head)
       head = 0

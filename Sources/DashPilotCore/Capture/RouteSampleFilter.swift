@@ -7,6 +7,7 @@ public enum SampleRejection: String, Sendable, Hashable, Codable, CaseIterable {
   case poorAccuracy = "poor_accuracy"
   case noAccuracyEstimate = "no_accuracy_estimate"
   case stale = "stale"
+  case futureTime = "future_time"
   case outOfOrder = "out_of_order"
   case implausibleSpeed = "implausible_speed"
   case negligibleMovement = "negligible_movement"
@@ -19,6 +20,7 @@ public enum SampleRejection: String, Sendable, Hashable, Codable, CaseIterable {
     case .poorAccuracy: "accuracy worse than the limit"
     case .noAccuracyEstimate: "no error estimate"
     case .stale: "too old when it arrived"
+    case .futureTime: "dated ahead of the receiver's recent fixes"
     case .outOfOrder: "timestamp repeats or precedes the last sample"
     case .implausibleSpeed: "implausible speed"
     case .negligibleMovement: "negligible movement"
@@ -95,6 +97,9 @@ public struct RouteSampleFilter: Sendable {
       return .rejected(.poorAccuracy)
     }
     if let age = fix.age, age > configuration.maximumAge { return .rejected(.stale) }
+    // A fix dated ahead of what the receiver's recent fixes allow is a wrong date, not a
+    // fresh fix: kept, it would make every true fix after it look out of order.
+    if let age = fix.age, age < -configuration.maximumAge { return .rejected(.futureTime) }
 
     let candidate = RouteSample(
       timestamp: time, coordinate: fix.coordinate, horizontalAccuracy: accuracy,
