@@ -1,5 +1,11 @@
 import Daemon
 import Foundation
 
-// The lead wires components here: `makeComponents: { configuration in [store, capture, ...] }`.
-exit(DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())))
+// dashpilotd: the components, started in this order and stopped in reverse.
+exit(
+  DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())) { configuration in
+    let recording = RecordingComponent(configuration: configuration)
+    // GUIDANCE: make the guidance component here, register it for fixes with
+    // `recording.addFixObserver(guidance)` and add it after `recording` below.
+    return [recording]
+  })
