@@ -20,8 +20,7 @@ bench: deps
 	$(SWIFT) build -c release --product dashpilot-bench
 	.build/release/dashpilot-bench
 
-demo: deps
-	$(SWIFT) build --product dashpilotctl
+demo:
 	scripts/demo.sh
 
 # Static binaries (no Swift runtime needed on the box), the unit, sysusers and tmpfiles

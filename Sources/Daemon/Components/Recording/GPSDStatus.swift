@@ -36,7 +36,11 @@ struct GPSDStatus {
         return .version(version.release)
       case let .device(info):
         if info.activated == false {
-          if info.path == nil || info.path == device { device = nil }
+          if info.path == nil || info.path == device {
+            device = nil
+            fixMode = nil
+            accuracyMetres = nil
+          }
           return .deviceRemoved(info.path)
         }
         if let path = info.path, path != device {

@@ -85,8 +85,11 @@ public final class RecordingComponent: DaemonComponent {
     let now = Date()
     let store = try SampleStore(path: configuration.databasePath, now: now)
     self.store = store
-    for message in store.openReport.messages {
-      context.logger.log(.warning, "store: \(message)", fields: LogFields(reason: "store_open"))
+    // A new or migrated file is routine; a damaged one moved aside is not.
+    let report = store.openReport
+    let priority: LogPriority = report.movedAside != nil || !report.problems.isEmpty ? .warning : .info
+    for message in report.messages {
+      context.logger.log(priority, "store: \(message)", fields: LogFields(reason: "store_open"))
     }
     // Sessions a crashed or killed process left running are over: say so.
     for session in try store.endRunningCaptureSessions(at: now, reason: "daemon restarted") {
