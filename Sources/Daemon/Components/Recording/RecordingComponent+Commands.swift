@@ -28,14 +28,25 @@ extension RecordingComponent {
   }
 
   private func startShift(_ store: SampleStore, _ responder: Responder) throws {
+    responder.succeed(try startShift(store))
+  }
+
+  /// Opens a shift now and starts capturing into it (`shift start`).
+  func startShift(_ store: SampleStore) throws -> ShiftSummary {
     let shift = try store.startShift(at: Date(), maximumSampleInterval: configuration.maximumSampleInterval)
     try beginCapture(shiftID: shift.id)
     context?.announce(
       "shift.started", "shift \(shift.id) started; capture is on", fields: LogFields(shift: shift.id))
-    responder.succeed(figure.summary(of: shift.shift, distance: .empty))
+    return figure.summary(of: shift.shift, distance: .empty)
   }
 
   private func endShift(_ store: SampleStore, _ responder: Responder) throws {
+    responder.succeed(try endShift(store))
+  }
+
+  /// Writes what is pending, ends the session and the shift, and measures it within its
+  /// window (`shift end`).
+  func endShift(_ store: SampleStore) throws -> ShiftSummary {
     guard let open = try store.openShift() else { throw StoreError.noOpenShift }
     if let current = recording {
       endCapture(current, reason: "shift ended")
@@ -46,7 +57,7 @@ extension RecordingComponent {
     context?.announce(
       "shift.ended", "shift \(ended.id) ended: \(summary.summary)", fields: LogFields(shift: ended.id),
       data: ["summary": .string(summary.summary)])
-    responder.succeed(summary)
+    return summary
   }
 
   private func listShifts(_ store: SampleStore, limit: Int?, _ responder: Responder) throws {

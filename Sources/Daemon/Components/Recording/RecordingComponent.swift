@@ -238,6 +238,8 @@ public final class RecordingComponent: DaemonComponent {
           fields: LogFields(session: id.rawValue, shift: shiftID, reason: reason.description))
       case let .accepted(sample):
         for observer in observers { observer.observe(accepted: sample) }
+        // Nothing left pending after a kept sample: its batch was just written.
+        if storeError != nil, recording?.sink.batch.pending.isEmpty == true { storeWorked() }
       case let .saveFailed(reason):
         storeFailed(reason, error: storeFailure, shiftID: shiftID)
       case .rejected:
