@@ -80,12 +80,15 @@ struct RecordingComponentTests {
     for second in 0...5 { harness.fix(second) }
     harness.component.handle(.report(.device(GPSDDevice(path: "/dev/ttyUSB0", activated: false)), arrival: 6))
     #expect(harness.status().capture.session == nil)
+    #expect(harness.status().capture.accepted == 0)
     #expect(harness.status().gpsd.device == nil)
     #expect(harness.logger.all.contains("capture session s1 of shift 1 ended: device /dev/ttyUSB0 deactivated"))
     harness.connect()
     for second in 8...12 { harness.fix(second) }
     let status = harness.status()
     #expect(status.capture.session == "s2")
+    #expect(status.capture.accepted == 5)  // this session's, not the shift's
+    #expect(status.capture.rejected == [:])
     let live = try #require(status.shift?.distance)
     #expect(live.segments == 2)
     #expect(live.gaps == 1)

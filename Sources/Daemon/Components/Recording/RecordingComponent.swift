@@ -50,6 +50,9 @@ public final class RecordingComponent: DaemonComponent {
 
   var gpsd = GPSDStatus()
   private var sessionStartedAt: Date?
+  /// Capture's tally when the current session started (or the last one ended), so status
+  /// counts the fixes of this session (or since the last one).
+  private var countedFrom = CaptureStatistics()
   var imports = ImportAssembly()
 
   // Store health for status and the watchdog.
@@ -159,9 +162,10 @@ public final class RecordingComponent: DaemonComponent {
       for observer in observers { observer.observe(fix: fix) }
     }
     guard var current = recording else { return }
+    let before = current.capture.statistics
     let outcomes = current.capture.handle(event, synchronisedWallClock: synchronisedWallClock())
     recording = current
-    report(outcomes, shiftID: current.shiftID)
+    report(outcomes, shiftID: current.shiftID, statisticsBefore: before)
   }
 
   private func noteConnection(_ change: GPSDStatus.ConnectionChange?) {
@@ -207,6 +211,7 @@ public final class RecordingComponent: DaemonComponent {
     try capture.startCapture()
     recording = Recording(shiftID: shiftID, capture: capture, sink: sink)
     sessionStartedAt = nil
+    countedFrom = CaptureStatistics()
   }
 
   /// Writes what is pending and ends the session (shift end, daemon stopping).
@@ -221,17 +226,24 @@ public final class RecordingComponent: DaemonComponent {
   }
 
   /// Journal lines, events and observers for what capture did.
-  func report(_ outcomes: [CaptureEvent], shiftID: Int64, storeFailure: StoreError? = nil) {
+  /// `statisticsBefore` is capture's tally before the input that led to `outcomes`: a
+  /// session's counts start with the fix that started it.
+  func report(
+    _ outcomes: [CaptureEvent], shiftID: Int64, storeFailure: StoreError? = nil,
+    statisticsBefore: CaptureStatistics? = nil
+  ) {
     guard let context else { return }
     for outcome in outcomes {
       switch outcome {
       case let .sessionStarted(id, reason):
         sessionStartedAt = Date()
+        countedFrom = statisticsBefore ?? recording?.capture.statistics ?? CaptureStatistics()
         context.announce(
           "capture.session_started", "capture session \(id) started for shift \(shiftID): \(reason)",
           fields: LogFields(session: id.rawValue, shift: shiftID, reason: reason.description))
       case let .sessionEnded(id, reason):
         sessionStartedAt = nil
+        countedFrom = recording?.capture.statistics ?? CaptureStatistics()
         context.announce(
           "capture.session_ended", "capture session \(id) of shift \(shiftID) ended: \(reason)",
           priority: reason.code == "capture_stopped" ? .notice : .warning,
@@ -279,10 +291,13 @@ public final class RecordingComponent: DaemonComponent {
     if let current = recording {
       let statistics = current.capture.statistics
       var rejected: [String: Int] = [:]
-      for (reason, count) in statistics.rejected { rejected[reason.rawValue] = count }
+      for (reason, count) in statistics.rejected {
+        let since = count - (countedFrom.rejected[reason] ?? 0)
+        if since > 0 { rejected[reason.rawValue] = since }
+      }
       status.capture = CaptureSection(
         session: current.capture.session?.rawValue, sessionStartedAt: sessionStartedAt,
-        accepted: statistics.accepted, rejected: rejected)
+        accepted: statistics.accepted - countedFrom.accepted, rejected: rejected)
     } else {
       status.capture = CaptureSection(session: nil, sessionStartedAt: nil, accepted: 0, rejected: [:])
     }
