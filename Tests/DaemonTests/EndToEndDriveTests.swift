@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Store
 import TestSupport
 import Testing
 
@@ -37,18 +38,18 @@ struct EndToEndDriveTests {
     return daemon
   }
 
-  /// Waits until the daemon has seen the drive's last fix and stored every sample it kept:
-  /// the shift's row count holds still for longer than a batch may wait (1 s).
-  static func waitUntilRecorded(_ daemon: DaemonUnderTest, lastFix: Date, timeout: Double) -> [String: Any]? {
+  /// Waits until the daemon has seen the drive's last fix and stored every sample its
+  /// current capture session kept: the shift's rows are those stored before the session
+  /// (`storedBefore`) plus the session's accepted fixes.
+  static func waitUntilRecorded(
+    _ daemon: DaemonUnderTest, lastFix: Date, storedBefore: Int = 0, timeout: Double
+  ) -> [String: Any]? {
     let iso = ISO8601DateFormatter()
-    var previous: Int?
     return daemon.waitForStatus(timeout: timeout) { status in
       guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = iso.date(from: text),
-        seen >= lastFix, let rows = status.object("shift.distance")?["usable_positions"] as? Int
+        seen >= lastFix, let accepted = status.object("capture")?["accepted"] as? Int
       else { return false }
-      defer { previous = rows }
-      usleep(1_300_000)
-      return previous == rows
+      return status.object("shift.distance")?["usable_positions"] as? Int == storedBefore + accepted
     }
   }
 
@@ -187,11 +188,14 @@ struct EndToEndDriveTests {
     #expect(first.waitForExit() == 0)
     #expect(first.log.contains("capture session \(firstSession) of shift 1 ended: capture stopped: daemon stopping"))
 
+    // What the first process stored, read from the file while no daemon runs.
+    let storedBefore = try SampleStore(path: database[1]).samples(ofShift: 1).count
+    #expect(storedBefore >= 40)
     let second = try Self.connectedDaemon(receiver, arguments: database)
     defer { second.stop() }
     #expect(second.log.contains("shift 1 is still open: capture resumes in a new session"))
     let done = try #require(
-      Self.waitUntilRecorded(second, lastFix: lastFix, timeout: 60), "the drive was not recorded: \(second.log)")
+      Self.waitUntilRecorded(second, lastFix: lastFix, storedBefore: storedBefore, timeout: 60), "the drive was not recorded: \(second.log)")
     let secondSession = try #require(done.object("capture")?["session"] as? String)
     #expect(secondSession != firstSession)
     #expect(second.log.contains("capture session \(secondSession) started for shift 1"))
