@@ -25,8 +25,7 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz/run.sh $(FUZZ_SECONDS)
 
-demo: deps
-	$(SWIFT) build --product dashpilotctl
+demo:
 	scripts/demo.sh
 
 # Static binaries (no Swift runtime needed on the box), the unit, sysusers and tmpfiles

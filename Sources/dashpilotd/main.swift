@@ -1,5 +1,12 @@
 import Daemon
 import Foundation
 
-// The lead wires components here: `makeComponents: { configuration in [store, capture, ...] }`.
-exit(DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())))
+// dashpilotd: the components, started in this order and stopped in reverse. Guidance
+// hears of every fix the recording component reads from gpsd.
+exit(
+  DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())) { configuration in
+    let recording = RecordingComponent(configuration: configuration)
+    let guidance = GuidanceComponent(configuration: configuration)
+    recording.addFixObserver(guidance)
+    return [recording, guidance]
+  })

@@ -3,7 +3,8 @@
 # static binaries, unit, sysusers, tmpfiles and configuration into it with
 # `make install DESTDIR=...`, starts gpsd fed by gpsfake on a private port, and checks
 # the daemon against a real systemd: start (READY=1), dashpilotctl status, the journal,
-# restart, a clean stop. Ends with "N passed, M failed" and a non-zero status on failure.
+# a shift recorded through gpsfake (a capture session, its journal lines, a new session
+# after a restart), restart, a clean stop. Ends with "N passed, M failed" and a non-zero status on failure.
 #
 # The Debian root is debootstrapped once and cached outside the repository, keyed by
 # its package list (DASHPILOT_SYSTEMTEST_CACHE, default /var/cache/dashpilot-systemtest);
@@ -18,7 +19,9 @@ suite=bookworm
 mirror=${DASHPILOT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # gpsfake itself comes from the host's gpsd-clients (whose GTK dependencies do not
 # configure under debootstrap); python3-gps and python3-distutils are what it imports.
-packages="systemd,dbus,gpsd,python3-gps,python3-distutils,libinih1,libsqlite3-0,libstdc++6"
+# libcurl4 (dashpilotd's routing client) and libxml2 (dashpilotctl's GPX reader through
+# FoundationXML) are what the static binaries still load from the box.
+packages="systemd,dbus,gpsd,python3-gps,python3-distutils,libinih1,libsqlite3-0,libstdc++6,libcurl4,libxml2"
 fixture=${DASHPILOT_SYSTEMTEST_LOG:-$shared/gpsd-logs/bu303-moving.log}
 
 elapsed() { local ms=$(( ($(date +%s%N) - started_ns) / 1000000 )); printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)); }
@@ -139,7 +142,31 @@ journal_has() {  # journal_has PATTERN: a dashpilotd journal entry (JSON) matche
   text=$(in_container journalctl -u dashpilotd -o json --no-pager 2>&1)
   grep -qE -- "$1" <<<"$text" || { printf 'no journal entry matches /%s/; the journal has:\n' "$1"; in_container journalctl -u dashpilotd --no-pager | tail -20; return 1; }
 }
+eventually() {  # eventually SECONDS COMMAND...: the command succeeds within SECONDS (output of the last try)
+  local seconds=$1; shift
+  local deadline=$((SECONDS + seconds)) text
+  until text=$("$@" 2>&1); do
+    [ $SECONDS -lt $deadline ] || { printf '%s\n' "$text"; return 1; }
+    sleep 0.5
+  done
+}
 main_pid() { in_container systemctl show -p MainPID --value dashpilotd; }
+# The capture session status reports (empty while there is none).
+capture_session() {
+  in_container dashpilotctl status --json 2>/dev/null | python3 -c '
+import json, sys
+print((json.load(sys.stdin).get("capture") or {}).get("session") or "")' 2>/dev/null || true
+}
+# wait_for_session [NOT]: waits up to 30 s for a capture session other than NOT; prints it.
+wait_for_session() {
+  local session=""
+  for _ in $(seq 1 150); do
+    session=$(capture_session)
+    [ -n "$session" ] && [ "$session" != "${1:-}" ] && { echo "$session"; return 0; }
+    sleep 0.2
+  done
+  return 1
+}
 
 check "the boot reaches running" bash -c "[ '$state' = running ] || { nsenter -t $container_pid -a systemctl --failed --no-pager; exit 1; }"
 check "sysusers made the dashpilot user" expect_output '^dashpilot:' in_container getent passwd dashpilot
@@ -160,6 +187,16 @@ first_pid=$(main_pid)
 check "status --json reports the unit's MainPID" expect_output "\"pid\" : $first_pid," in_container dashpilotctl status --json
 check "status --json reads gpsd from the configuration" expect_output "\"address\" : \"127.0.0.1:$port\"" \
   in_container dashpilotctl status --json
+check "dashpilotctl shift start opens shift 1" expect_output '^Shift #1 started at ' in_container dashpilotctl shift start
+first_session=$(wait_for_session || true)
+check "status shows a capture session once gpsfake's fixes flow" test -n "$first_session"
+# The live figure is measured from stored rows: a kept fix shows once its batch is written.
+check "status shows the open shift's live figure from stored rows" eventually 20 expect_output '"usable_positions" : [1-9]' \
+  in_container dashpilotctl status --json
+check "the journal has the shift start line" journal_has '"DASHPILOT_SHIFT":"1".*"MESSAGE":"shift 1 started; capture is on"|"MESSAGE":"shift 1 started; capture is on".*"DASHPILOT_SHIFT":"1"'
+check "the journal has the session start line with its session field" \
+  journal_has "\"MESSAGE\":\"capture session $first_session started for shift 1: fixes started flowing[^\"]*\".*\"DASHPILOT_SESSION\":\"$first_session\"|\"DASHPILOT_SESSION\":\"$first_session\".*\"MESSAGE\":\"capture session $first_session started for shift 1"
+check "the journal has the gpsd connection line" journal_has "\"MESSAGE\":\"connected to gpsd at 127.0.0.1:$port\""
 check "a user outside the group is told which group to join (exit 3)" bash -c "
   out=\$(nsenter -t $container_pid -a runuser -u nobody -- dashpilotctl status 2>&1); rc=\$?
   echo \"\$out\"; [ \$rc -eq 3 ] && grep -q 'join the group dashpilot' <<<\"\$out\""
@@ -179,6 +216,14 @@ check "a 2 s watchdog was fed for 5 s: same process, still active" bash -c "
   [ \"\$(nsenter -t $container_pid -a systemctl is-active dashpilotd)\" = active ]"
 check "the restart made a new process" test "$second_pid" != "$first_pid" -a "$second_pid" != 0
 check "status answers after the restart" expect_output "\"pid\" : $second_pid," in_container dashpilotctl status --json
+second_session=$(wait_for_session "$first_session" || true)
+check "the restart gives a new capture session" test -n "$second_session" -a "$second_session" != "$first_session"
+check "the journal ends the first session: daemon stopping" \
+  journal_has "\"MESSAGE\":\"capture session $first_session of shift 1 ended: capture stopped: daemon stopping\""
+check "the journal says capture resumes for the open shift" \
+  journal_has '"MESSAGE":"shift 1 is still open: capture resumes in a new session"'
+check "the journal has the new session's start line" \
+  journal_has "\"MESSAGE\":\"capture session $second_session started for shift 1"
 check "the watchdog is armed at 2 s by the drop-in" expect_output '^WatchdogUSec=2s$' \
   in_container systemctl show -p WatchdogUSec dashpilotd
 check "systemd never had to restart it" expect_output '^NRestarts=0$' in_container systemctl show -p NRestarts dashpilotd
@@ -188,6 +233,8 @@ check "it stopped with status 0" expect_output '^ExecMainStatus=0$' in_container
 check "its result is success" expect_output '^Result=success$' in_container systemctl show -p Result dashpilotd
 check "the journal has the SIGTERM line with its reason field" journal_has '"DASHPILOT_REASON":"sigterm"'
 check "the journal has the clean stop line" journal_has '"MESSAGE":"stopped cleanly"'
+check "the stop ended the second session" \
+  journal_has "\"MESSAGE\":\"capture session $second_session of shift 1 ended: capture stopped: daemon stopping\""
 check "the socket was removed" in_container test ! -e /run/dashpilot/control.sock
 check "dashpilotctl now says how to start it (exit 3)" bash -c "
   out=\$(nsenter -t $container_pid -a dashpilotctl status 2>&1); rc=\$?

@@ -1,0 +1,127 @@
+import Capture
+import ControlProtocol
+import DashPilotCore
+import Foundation
+import Store
+
+extension RecordingComponent {
+  public func handle(_ request: ControlRequest, responder: Responder) {
+    guard let store else {
+      responder.fail(.unavailable, "the store is not open")
+      return
+    }
+    do {
+      switch (request.command, request.arguments) {
+      case (.shiftStart, _): try startShift(store, responder)
+      case (.shiftEnd, _): try endShift(store, responder)
+      case (.shifts, .shifts(let limit)): try listShifts(store, limit: limit, responder)
+      case (.shifts, _): try listShifts(store, limit: nil, responder)
+      case (.shiftShow, .shiftShow(let id)): try showShift(store, id: id, responder)
+      case (.export, .export(let id)): try export(store, id: id, responder)
+      case (.import, .import(let arguments)): try importTrack(store, arguments, responder: responder)
+      default:
+        responder.fail(.badArguments, "\(request.command.rawValue) was sent without its arguments")
+      }
+    } catch {
+      responder.fail(Self.controlError(error))
+    }
+  }
+
+  private func startShift(_ store: SampleStore, _ responder: Responder) throws {
+    responder.succeed(try startShift(store))
+  }
+
+  /// Opens a shift now and starts capturing into it (`shift start`).
+  func startShift(_ store: SampleStore) throws -> ShiftSummary {
+    let shift = try store.startShift(at: Date(), maximumSampleInterval: configuration.maximumSampleInterval)
+    try beginCapture(shiftID: shift.id)
+    context?.announce(
+      "shift.started", "shift \(shift.id) started; capture is on", fields: LogFields(shift: shift.id))
+    return figure.summary(of: shift.shift, distance: .empty)
+  }
+
+  private func endShift(_ store: SampleStore, _ responder: Responder) throws {
+    responder.succeed(try endShift(store))
+  }
+
+  /// Writes what is pending, ends the session and the shift, and measures it within its
+  /// window (`shift end`).
+  func endShift(_ store: SampleStore) throws -> ShiftSummary {
+    guard let open = try store.openShift() else { throw StoreError.noOpenShift }
+    if let current = recording {
+      endCapture(current, reason: "shift ended")
+      recording = nil
+    }
+    let ended = try store.endShift(open.id, at: Date())
+    let summary = figure.summary(of: ended.shift, distance: try store.recordedDistance(ofShift: ended.id))
+    context?.announce(
+      "shift.ended", "shift \(ended.id) ended: \(summary.summary)", fields: LogFields(shift: ended.id),
+      data: ["summary": .string(summary.summary)])
+    return summary
+  }
+
+  private func listShifts(_ store: SampleStore, limit: Int?, _ responder: Responder) throws {
+    var shifts = try store.shifts().reversed().map { $0 }
+    if let limit { shifts = Array(shifts.prefix(max(0, limit))) }
+    var rows: [ShiftSummary] = []
+    for stored in shifts {
+      rows.append(figure.summary(of: stored.shift, distance: try store.recordedDistance(ofShift: stored.id)))
+    }
+    responder.succeed(ShiftsResult(shifts: rows))
+  }
+
+  private func showShift(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
+    guard let stored = try store.shift(id: id) else { throw StoreError.shiftNotFound(id) }
+    let samples = try store.samples(ofShift: id)
+    let distance = stored.shift.recordedDistance(of: samples, calculator: stored.calculator)
+    let sessions = Set(samples.compactMap(\.captureSessionID)).count
+    responder.succeed(
+      ShiftDetail(
+        shift: figure.summary(of: stored.shift, distance: distance),
+        qualifyingSentences: figure.quality(distance).qualifyingSentences, captureSessions: sessions))
+  }
+
+  private func export(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
+    guard let stored = try store.shift(id: id) else { throw StoreError.shiftNotFound(id) }
+    let segments = try store.continuousSegments(ofShift: id).map { segment in
+      segment.samples.map {
+        WireTrackPoint(
+          lat: $0.coordinate.latitude, lon: $0.coordinate.longitude, time: $0.timestamp.timeIntervalSince1970,
+          accuracy: $0.horizontalAccuracy)
+      }
+    }
+    let distance = try store.recordedDistance(ofShift: id)
+    responder.succeed(ExportResult(shift: figure.summary(of: stored.shift, distance: distance), segments: segments))
+  }
+
+  private func importTrack(_ store: SampleStore, _ arguments: ImportArguments, responder: Responder) throws {
+    switch imports.add(arguments.points, more: arguments.more, connection: responder.connectionNumber) {
+    case let .needMore(received):
+      responder.succeed(PartAccepted(received: received))
+    case .tooLarge:
+      responder.fail(.badArguments, "the track is too long to import: at most \(ImportAssembly.maximumPoints) points")
+    case let .complete(points):
+      let shift = try store.importTrack(
+        ImportAssembly.samples(points), source: arguments.name ?? "import",
+        maximumSampleInterval: configuration.maximumSampleInterval)
+      let summary = figure.summary(of: shift.shift, distance: try store.recordedDistance(ofShift: shift.id))
+      context?.announce(
+        "shift.imported", "imported \(points.count) positions as shift \(shift.id): \(summary.summary)",
+        fields: LogFields(shift: shift.id))
+      responder.succeed(summary)
+    }
+  }
+
+  /// The answer for a store error: what the client did wrong, or what failed here.
+  static func controlError(_ error: any Error) -> ControlError {
+    guard let error = error as? StoreError else { return ControlError(.failed, "\(error)") }
+    switch error {
+    case .shiftAlreadyOpen: return ControlError(.conflict, error.description)
+    case .noOpenShift: return ControlError(.conflict, error.description)
+    case .shiftAlreadyEnded: return ControlError(.conflict, error.description)
+    case .shiftNotFound: return ControlError(.notFound, error.description)
+    case .emptyTrack, .invalidSample, .invalidTime, .invalidSetting: return ControlError(.badArguments, error.description)
+    default: return ControlError(.failed, "the store failed: \(error.description)")
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import ControlProtocol
+import DashPilotCore
+import Foundation
+import Store
+
+/// A shift's figure as the socket carries it, worded by `RouteQuality` in the configured
+/// unit with POSIX separators: the daemon loads no locale data (no ICU); a reader's locale
+/// is `dashpilotctl`'s business.
+struct ShiftFigure {
+  var unit: DistanceUnit
+
+  func wireDistance(_ distance: RouteDistance) -> WireDistance {
+    WireDistance(
+      metres: distance.metres,
+      value: distance.isMeasured ? (distance.value(in: unit) * 10).rounded(.toNearestOrAwayFromZero) / 10 : nil,
+      unit: unit.rawValue, segments: distance.segments, gaps: distance.gaps,
+      usablePositions: distance.usablePositions, usesInferredContinuity: distance.usesInferredContinuity,
+      isMeasured: distance.isMeasured, isPartial: distance.isPartial)
+  }
+
+  func quality(_ distance: RouteDistance) -> RouteQuality {
+    RouteQuality(distance: distance, unit: unit, separators: .posix)
+  }
+
+  func summary(of shift: Shift, distance: RouteDistance) -> ShiftSummary {
+    let quality = quality(distance)
+    return ShiftSummary(
+      id: shift.id, startedAt: shift.startedAt, endedAt: shift.endedAt, distance: wireDistance(distance),
+      summary: quality.summary, details: quality.details, spoken: quality.spoken)
+  }
+}

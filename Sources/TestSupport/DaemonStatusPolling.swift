@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Why an end-to-end step could not go on, with what the processes said.
+public struct DaemonTestFailure: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+extension DaemonUnderTest {
+  /// `dashpilotctl ARGUMENTS --json`, parsed; throws with what it printed when it fails.
+  public func controlJSON(_ arguments: [String]) throws -> [String: Any] {
+    let outcome = try control(arguments + ["--json"])
+    guard outcome.status == 0,
+      let object = try? JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any]
+    else {
+      throw DaemonTestFailure(
+        "dashpilotctl \(arguments.joined(separator: " ")) exited \(outcome.status): \(outcome.standardOutput) \(outcome.standardError)")
+    }
+    return object
+  }
+
+  /// Polls `status --json` until `condition` holds; the last status, or nil on timeout.
+  public func waitForStatus(timeout: Double, _ condition: ([String: Any]) -> Bool) -> [String: Any]? {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    repeat {
+      if let status = try? controlJSON(["status"]), condition(status) { return status }
+      usleep(200_000)
+    } while Date() < deadline
+    return nil
+  }
+}
+
+extension Dictionary where Key == String, Value == Any {
+  /// The object at a dotted path ("shift.distance"), for short assertions on JSON.
+  public func object(_ path: String) -> [String: Any]? {
+    var current: [String: Any]? = self
+    for key in path.split(separator: ".") { current = current?[String(key)] as? [String: Any] }
+    return current
+  }
+}
