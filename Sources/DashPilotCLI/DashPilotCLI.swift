@@ -31,7 +31,8 @@ public enum DashPilotCLI {
     {
       // A global --json written before the word is handed on.
       let json = arguments[..<index].contains("--json") ? ["--json"] : []
-      return ReplayDispatch.run(arguments: Array(arguments[(index + 1)...]) + json, console: console)
+      let own = ReplayDispatch.droppingSocket(Array(arguments[(index + 1)...]))
+      return ReplayDispatch.run(arguments: own + json, console: console)
     }
     let options: GlobalOptions
     var words: [String]
@@ -125,6 +126,26 @@ public enum DashPilotCLI {
 /// `replay` runs offline, without a daemon: `ReplayCommand` (Sources/DashPilotCLI/Replay).
 enum ReplayDispatch {
   static let summary = "Replay a gpsd JSON log offline through the same pipeline (no daemon)."
+
+  /// Every command takes `--socket PATH`; replay needs no daemon, so it accepts and ignores it.
+  static func droppingSocket(_ arguments: [String]) -> [String] {
+    var kept: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let word = arguments[index]
+      if word == "--" {
+        kept += arguments[index...]
+        break
+      }
+      if word == "--socket", index + 1 < arguments.count {
+        index += 2
+        continue
+      }
+      if !word.hasPrefix("--socket=") { kept.append(word) }
+      index += 1
+    }
+    return kept
+  }
 
   static func run(arguments: [String], console: Console) -> Int32 {
     ReplayCommand.run(arguments: arguments, console: console)

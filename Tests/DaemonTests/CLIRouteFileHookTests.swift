@@ -177,9 +177,13 @@ struct CLIRouteFileHookTests {
     try daemon.waitUntilReady()
     let route = TestPaths.fixtures.appendingPathComponent("routes/short-drive.gpx").path
     let outcome = try daemon.control(["route", "load", route, "--json"])
-    // This build's daemon has no guidance component yet: the request arrived whole and was
-    // refused by name, after the file was read.
-    #expect(outcome.status == 1)
-    #expect(outcome.standardOutput.contains(#""message":"route.load is not available"#))
+    // The file was read by the client and arrived whole at the guidance component.
+    #expect(outcome.status == 0)
+    let answer = try #require(
+      try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+    let expected = try RouteFile.readRoute(atPath: route)
+    #expect(answer["points"] as? Int == expected.count)
+    #expect(answer["mode"] as? String == "driving")
+    #expect(answer["name"] as? String == "short-drive.gpx")
   }
 }

@@ -145,14 +145,17 @@ struct DaemonProcessTests {
     #expect(second.ask(#"{"v":1,"id":2,"cmd":"status"}"#)?["ok"] as? Bool == true)
   }
 
-  @Test("a command with no component plugged in is unavailable (exit 1, with a sentence)")
+  @Test("navigate with no accepted fix yet is refused (exit 1, with a sentence)")
   func unavailable() throws {
     let daemon = try DaemonUnderTest()
     defer { daemon.stop() }
     try daemon.waitUntilReady()
-    let outcome = try daemon.control(["route", "clear"])
+    let outcome = try daemon.control(["navigate", "51.5,-0.12"])
     #expect(outcome.status == 1)
-    #expect(outcome.standardError == "dashpilotctl: dashpilotd refused: route.clear is not available: this build of dashpilotd has no component that answers it (unavailable)\n")
+    #expect(
+      outcome.standardError
+        == "dashpilotctl: dashpilotd refused: navigate: no position has been accepted yet, so there is no start for a route (is gpsd delivering fixes?) (unavailable)\n"
+    )
   }
 
   @Test("a multi-part import is assembled before it is routed")
