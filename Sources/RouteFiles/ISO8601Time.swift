@@ -1,3 +1,4 @@
+import DashPilotCore
 import Foundation
 
 /// ISO 8601 times as GPX and GeoJSON carry them, parsed and written by hand: no formatter,
@@ -63,7 +64,7 @@ enum ISO8601Time {
     guard i == chars.count, (1...12).contains(month), (1...daysIn(month, year)).contains(day),
       hour <= 23, minute <= 59, second <= 60
     else { return nil }
-    let days = daysFromCivil(year: year, month: month, day: day)
+    let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
     let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     return Date(timeIntervalSince1970: Double(whole) + fraction)
   }
@@ -79,7 +80,7 @@ enum ISO8601Time {
     }
     let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
     let secondsOfDay = whole - days * 86_400
-    let (year, month, day) = civilFromDays(days)
+    let (year, month, day) = CivilCalendar.civilFromDays(days)
     var text =
       "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
       + "\(pad(secondsOfDay % 3600 / 60, 2)):\(pad(secondsOfDay % 60, 2))"
@@ -98,28 +99,5 @@ enum ISO8601Time {
     case 4, 6, 9, 11: 30
     default: 31
     }
-  }
-
-  /// Howard Hinnant's days_from_civil: days since 1970-01-01 in the proleptic Gregorian calendar.
-  private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-  }
-
-  private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }

@@ -1,3 +1,4 @@
+import DashPilotCore
 import Foundation
 
 /// gpsd's timestamps: ISO-8601 in UTC, `2021-12-09T20:38:31.820Z`. Parsed by hand, because
@@ -35,7 +36,7 @@ public enum GPSDTime {
         scale /= 10
       }
     }
-    let days = daysFromCivil(year: year, month: month, day: day)
+    let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
     let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
     return Date(timeIntervalSince1970: seconds)
   }
@@ -73,32 +74,9 @@ public enum GPSDTime {
     let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
     let secondsOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
     let days = Int((totalSeconds - Int64(secondsOfDay)) / 86_400)
-    let (year, month, day) = civilFromDays(days)
+    let (year, month, day) = CivilCalendar.civilFromDays(days)
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     let ms = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
     return "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)).\(ms)Z"
-  }
-
-  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-  }
-
-  static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }

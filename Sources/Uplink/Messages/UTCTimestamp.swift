@@ -1,3 +1,4 @@
+import DashPilotCore
 import Foundation
 
 /// ISO 8601 timestamps in UTC with milliseconds ("2023-11-14T22:13:20.000Z"), computed from
@@ -15,16 +16,10 @@ enum UTCTimestamp {
       rest += millisecondsPerDay
       days -= 1
     }
-    // Howard Hinnant's civil_from_days.
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    let (civilYear, civilMonth, civilDay) = CivilCalendar.civilFromDays(Int(days))
+    let year = Int64(civilYear)
+    let month = Int64(civilMonth)
+    let day = Int64(civilDay)
     guard (0...9999).contains(year) else { return nil }
     let hour = rest / 3_600_000
     let minute = rest / 60_000 % 60
