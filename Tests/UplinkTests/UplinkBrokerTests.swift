@@ -140,9 +140,14 @@ import Testing
     _ = harness.onService { $0.tick() }
     let status = try #require(harness.status)
     #expect(status.inFlight == 5)
-    let stalled = try #require(status.lastError)
-    #expect(stalled.hasPrefix("uplink: no acknowledgement from 127.0.0.1:\(broker.port) for "), "\(stalled)")
-    #expect(stalled.hasSuffix(" s; publishing the unacknowledged entries again"), "\(stalled)")
+    // The journal line says why they go again. (On a starved machine the frozen broker can
+    // also cost the connection, whose line may then be the last error; the stall line is
+    // still logged.)
+    let stalled = harness.logs.lines.map(\.message).filter {
+      $0.hasPrefix("uplink: no acknowledgement from 127.0.0.1:\(broker.port) for ")
+    }
+    #expect(stalled.count == 1, "\(harness.logs.lines)")
+    #expect(stalled.first?.hasSuffix(" s; publishing the unacknowledged entries again") == true)
     broker.resume()
     #expect(await eventually(within: 10) { harness.depth == 0 })
     // Both copies reach the consumer; de-duplication leaves each once.
