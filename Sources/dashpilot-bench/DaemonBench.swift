@@ -21,11 +21,15 @@ func runDaemonBenchmarks(_ report: inout BenchReport) {
 enum DaemonBench {
   struct Failure: Error, CustomStringConvertible { var description: String }
 
-  static let sampleCount = 1_000_000
-
   static func run(_ report: inout BenchReport) throws {
     let daemonBinary = try DaemonBinaries.url("dashpilotd")
     FileHandle.standardError.write(Data("daemon benchmarks run \(daemonBinary.path)\n".utf8))
+    // The empty shift is the baseline: what the 1,000,000 rows add is the difference.
+    try measure(&report, sampleCount: 0, label: "empty_shift")
+    try measure(&report, sampleCount: 1_000_000, label: "1m_samples")
+  }
+
+  static func measure(_ report: inout BenchReport, sampleCount: Int, label: String) throws {
     let directory = try TestPaths.temporaryDirectory("daemon-bench")
     defer { try? FileManager.default.removeItem(at: directory) }
     let database = directory.appendingPathComponent("dashpilot.sqlite").path
@@ -33,9 +37,11 @@ enum DaemonBench {
       // Setup, not measured: the open shift, written in one transaction and checkpointed.
       let store = try SampleStore(path: database)
       let shift = try store.startShift(at: Date(timeIntervalSince1970: StoreIngestPattern.firstFixTime))
-      try store.append(
-        (0..<sampleCount).map { StoreIngestPattern.sample($0, session: CaptureSessionID("bench-\($0 / 10_000)")) },
-        toShift: shift.id)
+      if sampleCount > 0 {
+        try store.append(
+          (0..<sampleCount).map { StoreIngestPattern.sample($0, session: CaptureSessionID("bench-\($0 / 10_000)")) },
+          toShift: shift.id)
+      }
       _ = try store.database.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
@@ -55,13 +61,13 @@ enum DaemonBench {
       }
     }
     guard let answered else { throw Failure(description: "dashpilotd never answered status: \(daemon.log)") }
-    report.record("daemon_startup_to_status_1m_samples", (Double(answered - launched) / 1e6).rounded(), "ms")
+    report.record("daemon_startup_to_status_\(label)", (Double(answered - launched) / 1e6).rounded(), "ms")
     guard daemon.notifications.wait(for: "READY=1", timeout: 30) != nil else {
       throw Failure(description: "dashpilotd never sent READY=1: \(daemon.log)")
     }
     let status = try daemon.controlJSON(["status"])
     guard status.object("shift.distance")?["usable_positions"] as? Int == sampleCount else {
-      throw Failure(description: "the daemon does not see the 1,000,000-sample shift: \(status)")
+      throw Failure(description: "the daemon does not see the \(sampleCount)-sample shift: \(status)")
     }
 
     let route = TestPaths.fixtures.appendingPathComponent("routes/short-drive.gpx").path
@@ -75,7 +81,7 @@ enum DaemonBench {
     guard let kilobytes = residentKilobytes(of: daemon.pid) else {
       throw Failure(description: "no VmRSS for pid \(daemon.pid)")
     }
-    report.record("daemon_rss_1m_samples_route_loaded", (Double(kilobytes) / 1024 * 10).rounded() / 10, "MiB")
+    report.record("daemon_rss_\(label)_route_loaded", (Double(kilobytes) / 1024 * 10).rounded() / 10, "MiB")
   }
 
   /// VmRSS of a process, in kB, from /proc/PID/status.
