@@ -156,6 +156,61 @@ struct UplinkDaemonTests {
     }
     #expect(stored.mapValues(\.count) == [1: 20, 2: 35, 3: 50])
     #expect(received == stored)
+    // The low-rate live status, retained, for dashboards (no shift open after imports).
+    let liveDeadline = Date() + 10
+    var live: [String: Any]?
+    repeat {
+      live = consumer.messages.first { $0.topic == "dashpilot/\(Self.vehicle)/live" }.map { Self.payload($0.payload) }
+      if live != nil { break }
+      usleep(100_000)
+    } while Date() < liveDeadline
+    #expect(live?["schema"] as? String == "dashpilot.live/1")
+    #expect(live?["vehicle"] as? String == Self.vehicle)
+    #expect(live?["shift"] is NSNull)
+  }
+
+  @Test("a broker that is down at start: status says so, imports queue, and all of it arrives once it is up")
+  func brokerDownThenUp() throws {
+    let directory = try TestPaths.temporaryDirectory("uplink-daemon")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let broker = try MosquittoBroker(directory: directory)
+    let daemon = try DaemonUnderTest(
+      config: "[Uplink]\nhost=127.0.0.1\nport=\(broker.port)\nvehicle_id=\(Self.vehicle)\nreconnect_delay=1\nreconnect_delay_max=1\n")
+    defer { daemon.stop() }
+    try daemon.waitUntilReady()
+    let imported = try Self.importTrack(daemon, id: 1, count: 30, start: 1_700_000_000)
+    #expect(imported.id == 1)
+    let down = daemon.waitForStatus(timeout: 20) { status in
+      status.object("uplink")?["outbox_depth"] as? Int == 2 && status.object("uplink")?["last_error"] is String
+    }
+    let uplink = try #require(down?.object("uplink"), "status never showed the queue: \(daemon.log)")
+    #expect(uplink["connected"] as? Bool == false)
+    #expect((uplink["last_error"] as? String)?.hasPrefix("uplink: ") == true)
+    #expect(down?.object("store")?["ok"] as? Bool == true)
+
+    try broker.start()
+    defer { broker.stop() }
+    let consumer = try MosquittoSubscriber(port: broker.port, topic: "dashpilot/\(Self.vehicle)/#", directory: directory)
+    defer { consumer.stop() }
+    try consumer.waitUntilSubscribed(probeTopic: "dashpilot/\(Self.vehicle)/probe")
+    // Queued after the consumer subscribed, so it sees this one at least.
+    let second = try Self.importTrack(daemon, id: 2, count: 10, start: 1_700_100_000)
+    #expect(second.id == 2)
+    let drained = daemon.waitForStatus(timeout: 30) { status in
+      status.object("uplink")?["connected"] as? Bool == true && status.object("uplink")?["outbox_depth"] as? Int == 0
+    }
+    #expect(drained?.object("uplink")?["last_error"] is NSNull, "\(daemon.log)")
+    let deadline = Date() + 10
+    var sequences: [Int] = []
+    repeat {
+      sequences = consumer.messages.filter { $0.topic.hasSuffix("/samples") || $0.topic.hasSuffix("/shift") }
+        .compactMap { Self.payload($0.payload)["sequence"] as? Int }
+      if sequences.contains(4) { break }
+      usleep(100_000)
+    } while Date() < deadline
+    // The second import's two messages, after whatever of the first reached the consumer.
+    #expect(Array(sequences.suffix(2)) == [3, 4])
+    #expect(sequences == sequences.sorted())
   }
 
   @Test("a wrong password is a clear status line and log line; imports and shifts go on and queue in the outbox")
