@@ -37,7 +37,7 @@ let package = Package(
       name: "Daemon",
       dependencies: [
         "DashPilotCore", "Guidance", "Store", "GPSD", "Capture", "ControlProtocol", "Routing",
-        "CSystemd", "CInih",
+        "Uplink", "CSystemd", "CInih",
       ]),
     .target(
       name: "DashPilotCLI",
@@ -72,7 +72,7 @@ let package = Package(
     .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
     .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestSupport"]),
     .testTarget(name: "UplinkTests", dependencies: ["Uplink", "CSQLite", "TestSupport"]),
-    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "TestSupport"]),
+    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "Uplink", "CSQLite", "TestSupport"]),
     .testTarget(
       name: "ReliabilityTests",
       dependencies: ["DashPilotCore", "Capture", "Store", "GPSD", "ControlProtocol", "TestSupport"]),

@@ -18,6 +18,9 @@ public final class SampleStore {
   var sessionIDsByRow: [Int64: CaptureSessionID] = [:]
   var sessionRowsByID: [CaptureSessionID: Int64] = [:]
   var lastSessionResolved: (row: Int64, id: CaptureSessionID)?
+  /// Told of every batch, completed shift and capture session inside the transaction that
+  /// commits it (the uplink's outbox); nil when nothing listens.
+  public var commitObserver: (any StoreCommitObserver)?
 
   /// Opens the store at `path`, creating it if needed. `now` names a damaged file moved
   /// aside. Throws `.newerSchema` (file untouched) for a file from a newer DashPilot.

@@ -2,11 +2,14 @@ import Daemon
 import Foundation
 
 // dashpilotd: the components, started in this order and stopped in reverse. Guidance
-// hears of every fix the recording component reads from gpsd.
+// hears of every fix the recording component reads from gpsd; the uplink, when configured,
+// queues what the recording component's store commits and publishes it to the broker.
 exit(
   DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())) { configuration in
     let recording = RecordingComponent(configuration: configuration)
     let guidance = GuidanceComponent(configuration: configuration)
     recording.addFixObserver(guidance)
-    return [recording, guidance]
+    // The fleet uplink only with an [Uplink] section: otherwise no outbox, no connection.
+    guard let uplink = configuration.uplink else { return [recording, guidance] }
+    return [recording, guidance, UplinkComponent(configuration: configuration, uplink: uplink, recording: recording)]
   })

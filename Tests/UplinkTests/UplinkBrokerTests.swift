@@ -130,7 +130,11 @@ import Testing
     defer { consumer.stop() }
     try consumer.waitUntilSubscribed(probeTopic: "dashpilot/probe")
 
-    let harness = try UplinkHarness(configuration: testConfiguration(port: broker.port), acknowledgementTimeout: 1)
+    // A keepalive far longer than the pause: on a loaded machine a 5 s one can expire while
+    // the broker is frozen, and the test would see a lost connection instead of the stall.
+    var configuration = testConfiguration(port: broker.port)
+    configuration.keepalive = 300
+    let harness = try UplinkHarness(configuration: configuration, acknowledgementTimeout: 1)
     try harness.start()
     #expect(await eventually(within: 10) { harness.status?.connected == true })
     broker.pause()

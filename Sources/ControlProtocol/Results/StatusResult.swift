@@ -12,11 +12,14 @@ public struct StatusResult: Sendable, Hashable, Codable {
   /// Null when no route is followed.
   public var guidance: GuidanceSection?
   public var store: StoreSection
+  /// The fleet uplink; absent when the daemon has no `[Uplink]` section.
+  public var uplink: UplinkSection?
 
   public init(
     daemon: DaemonSection, gpsd: GPSDSection, capture: CaptureSection, shift: ShiftSummary?,
-    guidance: GuidanceSection?, store: StoreSection
+    guidance: GuidanceSection?, store: StoreSection, uplink: UplinkSection? = nil
   ) {
+    self.uplink = uplink
     self.daemon = daemon
     self.gpsd = gpsd
     self.capture = capture
@@ -33,9 +36,54 @@ public struct StatusResult: Sendable, Hashable, Codable {
     try container.encode(shift, forKey: .shift)
     try container.encode(guidance, forKey: .guidance)
     try container.encode(store, forKey: .store)
+    try container.encodeIfPresent(uplink, forKey: .uplink)
   }
 
-  enum CodingKeys: String, CodingKey { case daemon, gpsd, capture, shift, guidance, store }
+  enum CodingKeys: String, CodingKey { case daemon, gpsd, capture, shift, guidance, store, uplink }
+}
+
+/// The fleet uplink's state: whether the broker is connected, what waits in the outbox,
+/// and the last thing that went wrong.
+public struct UplinkSection: Sendable, Hashable, Codable {
+  /// "host:port" of the broker.
+  public var broker: String
+  public var connected: Bool
+  public var outboxDepth: Int
+  /// Seconds since the oldest unsent entry was queued; null when the outbox is empty.
+  public var oldestUnsentAgeSeconds: Double?
+  public var inFlight: Int
+  public var lastError: String?
+  /// The one line `dashpilotctl status` shows.
+  public var summary: String
+
+  public init(
+    broker: String, connected: Bool, outboxDepth: Int, oldestUnsentAgeSeconds: Double?, inFlight: Int,
+    lastError: String?, summary: String
+  ) {
+    self.broker = broker
+    self.connected = connected
+    self.outboxDepth = outboxDepth
+    self.oldestUnsentAgeSeconds = oldestUnsentAgeSeconds
+    self.inFlight = inFlight
+    self.lastError = lastError
+    self.summary = summary
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(broker, forKey: .broker)
+    try container.encode(connected, forKey: .connected)
+    try container.encode(outboxDepth, forKey: .outboxDepth)
+    try container.encode(oldestUnsentAgeSeconds, forKey: .oldestUnsentAgeSeconds)
+    try container.encode(inFlight, forKey: .inFlight)
+    try container.encode(lastError, forKey: .lastError)
+    try container.encode(summary, forKey: .summary)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case broker, connected, outboxDepth = "outbox_depth", oldestUnsentAgeSeconds = "oldest_unsent_age_seconds"
+    case inFlight = "in_flight", lastError = "last_error", summary
+  }
 }
 
 public struct DaemonSection: Sendable, Hashable, Codable {

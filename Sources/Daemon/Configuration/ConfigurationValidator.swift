@@ -1,6 +1,7 @@
 import DashPilotCore
 import Foundation
 import Guidance
+import Uplink
 
 /// Applies the file's entries to a configuration: pure, so every rule is tested without a
 /// file. The first wrong entry stops it; nothing is half-applied because the caller only
@@ -22,6 +23,7 @@ public enum ConfigurationValidator {
   ) -> Result<DaemonConfiguration, ConfigurationError> {
     var configuration = base
     var seen: [String: Int] = [:]
+    var uplinkEntries: [ConfigurationEntry] = []
     for entry in entries {
       let name = "[\(entry.section)] \(entry.key)"
       func failure(_ message: String) -> Result<DaemonConfiguration, ConfigurationError> {
@@ -29,6 +31,14 @@ public enum ConfigurationValidator {
       }
       guard !entry.section.isEmpty else {
         return failure("a key outside any section; put it under its [Section]")
+      }
+      // [Uplink] keys are the uplink's own (snake_case, checked by UplinkConfiguration).
+      if entry.section == uplinkSection {
+        if let earlier = uplinkEntries.first(where: { $0.key.lowercased() == entry.key.lowercased() }) {
+          return failure("set twice (first on line \(earlier.line))")
+        }
+        uplinkEntries.append(entry)
+        continue
       }
       guard let keys = knownKeys[entry.section] else {
         return failure("unknown section [\(entry.section)]; sections are \(knownKeys.keys.sorted().joined(separator: ", "))")
@@ -42,8 +52,22 @@ public enum ConfigurationValidator {
       seen[name] = entry.line
       if let message = set(entry, in: &configuration) { return failure(message) }
     }
+    if !uplinkEntries.isEmpty {
+      do {
+        configuration.uplink = try UplinkConfiguration.fromSection(
+          Dictionary(uplinkEntries.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }))
+      } catch {
+        // Point at the line of the key at fault, or at the section's first line.
+        let culprit =
+          uplinkEntries.first { $0.key.lowercased() == error.key.lowercased() } ?? uplinkEntries[0]
+        return .failure(ConfigurationError(file: file, line: culprit.line, error.description))
+      }
+    }
     return .success(configuration)
   }
+
+  /// The section read by `UplinkConfiguration.fromSection` rather than by `knownKeys`.
+  public static let uplinkSection = "Uplink"
 
   /// Sets one entry; returns what was wrong with its value, or nil.
   static func set(_ entry: ConfigurationEntry, in configuration: inout DaemonConfiguration) -> String? {

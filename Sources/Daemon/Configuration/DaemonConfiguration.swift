@@ -1,6 +1,7 @@
 import DashPilotCore
 import Foundation
 import Guidance
+import Uplink
 
 /// Everything the daemon is configured with: a plain value, built from the defaults, then
 /// the file, then the command line, and checked as a whole before anything starts.
@@ -23,6 +24,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var routingURL = "http://localhost:8002"
   /// A command the announcements are piped to (text on standard input); nil is silent.
   public var speechCommand: String?
+  /// The fleet uplink (the `[Uplink]` section); nil, the default, leaves it off.
+  public var uplink: UplinkConfiguration?
 
   public init() {}
 

@@ -27,6 +27,10 @@ struct StatusRenderer {
     }
     lines.append(label("guidance") + guidanceLine(status.guidance, units: daemon.units))
     lines.append(label("store") + storeLine(status.store))
+    if let uplink = status.uplink {
+      let line = uplink.connected ? uplink.summary : console.styled(uplink.summary, .yellow)
+      lines.append(label("uplink") + line)
+    }
     return lines
   }
 

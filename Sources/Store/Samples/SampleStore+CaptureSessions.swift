@@ -7,7 +7,7 @@ extension SampleStore {
     let start = try EncodedSample.milliseconds(startedAt, role: "capture session start")
     try write("begin capture session \(id)") { () throws(StoreError) in
       if try storedCaptureSession(id) != nil { throw .captureSessionAlreadyBegun(id) }
-      _ = try insertCaptureSession(id, startMilliseconds: start)
+      _ = try insertCaptureSession(id, startMilliseconds: start, shiftID: nil)
     }
   }
 
@@ -26,6 +26,7 @@ extension SampleStore {
         try s.bind(id.rawValue, at: 3)
         try s.step()
       }
+      try commitObserver?.captureSessionEnded(id, at: EncodedSample.date(milliseconds: end), reason: reason)
     }
   }
 
@@ -42,6 +43,12 @@ extension SampleStore {
         try s.bind(end, at: 1)
         try s.bind(reason, at: 2)
         try s.step()
+      }
+      if let commitObserver {
+        for session in running {
+          let ended = try storedCaptureSession(session)?.endedAt ?? EncodedSample.date(milliseconds: end)
+          try commitObserver.captureSessionEnded(session, at: ended, reason: reason)
+        }
       }
       return running
     }
@@ -79,8 +86,10 @@ extension SampleStore {
       endedAt: s.optionalInt64(2).map(EncodedSample.date(milliseconds:)), endReason: s.text(3))
   }
 
-  func insertCaptureSession(_ id: CaptureSessionID, startMilliseconds: Int64) throws(StoreError) -> Int64 {
-    try database.withStatement(
+  func insertCaptureSession(
+    _ id: CaptureSessionID, startMilliseconds: Int64, shiftID: Int64?
+  ) throws(StoreError) -> Int64 {
+    let row = try database.withStatement(
       "INSERT INTO capture_sessions (session_key, started_at_ms) VALUES (?, ?)"
     ) { (s) throws(StoreError) -> Int64 in
       try s.bind(id.rawValue, at: 1)
@@ -88,11 +97,16 @@ extension SampleStore {
       try s.step()
       return database.lastInsertRowID
     }
+    try commitObserver?.captureSessionBegan(
+      id, at: EncodedSample.date(milliseconds: startMilliseconds), shiftID: shiftID)
+    return row
   }
 
   /// The row of session `id`, beginning it at `startMilliseconds` when it was never begun
   /// (inside the caller's transaction).
-  func sessionRow(for id: CaptureSessionID, beginningAt startMilliseconds: Int64) throws(StoreError) -> Int64 {
+  func sessionRow(
+    for id: CaptureSessionID, beginningAt startMilliseconds: Int64, shiftID: Int64?
+  ) throws(StoreError) -> Int64 {
     if let cached = sessionRowsByID[id] { return cached }
     let existing = try database.withStatement("SELECT id FROM capture_sessions WHERE session_key = ?") {
       (s) throws(StoreError) -> Int64? in
@@ -103,7 +117,7 @@ extension SampleStore {
     if let existing {
       row = existing
     } else {
-      row = try insertCaptureSession(id, startMilliseconds: startMilliseconds)
+      row = try insertCaptureSession(id, startMilliseconds: startMilliseconds, shiftID: shiftID)
     }
     sessionRowsByID[id] = row
     sessionIDsByRow[row] = id

@@ -12,7 +12,9 @@ extension SampleStore {
     return try write("save \(samples.count) samples") { () throws(StoreError) -> [Int64] in
       guard let shift = try shift(id: shiftID) else { throw .shiftNotFound(shiftID) }
       guard shift.shift.isRunning else { throw .shiftAlreadyEnded(shift.shift) }
-      return try insertRows(encoded, sessions: samples.map(\.captureSessionID), shiftID: shiftID)
+      let ids = try insertRows(encoded, sessions: samples.map(\.captureSessionID), shiftID: shiftID)
+      try commitObserver?.samplesStored(samples, shiftID: shiftID)
+      return ids
     }
   }
 
@@ -96,7 +98,7 @@ extension SampleStore {
     sessionRows.reserveCapacity(rows.count)
     for (row, session) in zip(rows, sessions) {
       if let session {
-        sessionRows.append(try sessionRow(for: session, beginningAt: row.fixTimeMilliseconds))
+        sessionRows.append(try sessionRow(for: session, beginningAt: row.fixTimeMilliseconds, shiftID: shiftID))
       } else {
         sessionRows.append(nil)
       }

@@ -42,6 +42,10 @@ extension SampleStore {
         maximumSampleInterval: maximumSampleInterval, importedFrom: source)
       _ = try insertRows(encoded, sessions: anonymous.map(\.captureSessionID), shiftID: id)
       guard let shift = try shift(id: id) else { throw .shiftNotFound(id) }
+      if let commitObserver {
+        try commitObserver.samplesStored(anonymous, shiftID: id)
+        try commitObserver.shiftCompleted(shift.shift, distance: try recordedDistance(ofShift: id))
+      }
       return shift
     }
   }

@@ -36,6 +36,7 @@ extension SampleStore {
       }
       var ended = found
       ended.shift.endedAt = EncodedSample.date(milliseconds: end)
+      try commitObserver?.shiftCompleted(ended.shift, distance: try recordedDistance(ofShift: id))
       return ended
     }
   }

@@ -39,6 +39,7 @@ public final class RecordingComponent: DaemonComponent {
   var liveMileage: ActiveShiftRouteService?
   private var source: GPSDSource?
   private var observers: [any FixObserver] = []
+  private var storeOpenedHandlers: [(SampleStore) throws -> Void] = []
 
   /// While a shift is open: its capture, sink and id.
   struct Recording {
@@ -81,6 +82,13 @@ public final class RecordingComponent: DaemonComponent {
     observers.append(observer)
   }
 
+  /// Registers a handler run as soon as the store is open, before anything is written to
+  /// it (the uplink installs its outbox in the store's transactions there). A throw stops
+  /// start-up. Call before the daemon starts.
+  public func addStoreOpenedHandler(_ handler: @escaping (SampleStore) throws -> Void) {
+    storeOpenedHandlers.append(handler)
+  }
+
   // MARK: - Lifecycle
 
   public func start(context: DaemonContext) throws {
@@ -88,6 +96,7 @@ public final class RecordingComponent: DaemonComponent {
     let now = Date()
     let store = try SampleStore(path: configuration.databasePath, now: now)
     self.store = store
+    for handler in storeOpenedHandlers { try handler(store) }
     // A new or migrated file is routine; a damaged one moved aside is not.
     let report = store.openReport
     let priority: LogPriority = report.movedAside != nil || !report.problems.isEmpty ? .warning : .info

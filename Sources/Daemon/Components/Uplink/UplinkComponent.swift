@@ -1,0 +1,183 @@
+import ControlProtocol
+import DashPilotCore
+import Dispatch
+import Foundation
+import Guidance
+import Store
+import Uplink
+
+/// The fleet uplink in the daemon: queues what the store commits in the store's own
+/// transactions (`OutboxCommitObserver`, installed when the recording component opens the
+/// store, so even the sessions a restart ends are queued) and drains the outbox to the
+/// broker through `UplinkService`.
+///
+/// The service lives on a serial queue of its own with a connection of its own to the
+/// same database file (WAL: its reads never wait for the loop's writes, and its short
+/// deletes wait at most for one batch). The loop never waits for it: `status` shows the
+/// snapshot the queue posted back at the last tick, and MQTT runs on libmosquitto's
+/// thread. Nothing the broker does can stall or fail capture.
+public final class UplinkComponent: DaemonComponent, FixObserver {
+  public let name = "uplink"
+  public let uplink: UplinkConfiguration
+  let configuration: DaemonConfiguration
+  private weak var recording: RecordingComponent?
+  private let queue = DispatchQueue(label: "dashpilotd.uplink")
+
+  private var context: DaemonContext?
+  private var observer: OutboxCommitObserver?
+  private var service: UplinkServiceBox?
+  private var wakeScheduled = false
+  /// The latest status the service's queue posted back.
+  private var latest: UplinkStatus?
+  private var lastPosition: RouteSample?
+  private var lastLiveAt: Date?
+  /// Overflows met before the context was there to log them.
+  private var pendingOverflows: [OutboxOverflow] = []
+
+  public init(configuration: DaemonConfiguration, uplink: UplinkConfiguration, recording: RecordingComponent) {
+    self.configuration = configuration
+    self.uplink = uplink
+    self.recording = recording
+    recording.addFixObserver(self)
+    recording.addStoreOpenedHandler { [weak self] store in try self?.storeOpened(store) }
+  }
+
+  /// Installs the outbox in the store's transactions, before the store writes anything.
+  func storeOpened(_ store: SampleStore) throws {
+    try Outbox.createSchema(on: store.connectionHandle)
+    let outbox = Outbox(
+      connection: store.connectionHandle, encoder: UplinkEncoder(vehicleID: uplink.vehicleID),
+      bound: uplink.outboxBound)
+    let observer = OutboxCommitObserver(outbox: outbox, unit: configuration.units)
+    observer.onEnqueue = { [weak self] overflow in self?.enqueued(overflow) }
+    store.commitObserver = observer
+    self.observer = observer
+  }
+
+  public func start(context: DaemonContext) throws {
+    self.context = context
+    guard observer != nil else {
+      throw UplinkComponentError("the uplink needs the recording component's store, which was not opened")
+    }
+    for overflow in pendingOverflows { logOverflow(overflow) }
+    pendingOverflows = []
+    let database = try OutboxDatabase(path: configuration.databasePath)
+    let logger = context.logger
+    let service = UplinkService(
+      configuration: uplink,
+      outbox: Outbox(
+        connection: database.handle, encoder: UplinkEncoder(vehicleID: uplink.vehicleID), bound: uplink.outboxBound),
+      queue: queue
+    ) { line in
+      let priority: LogPriority =
+        switch line.level {
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
+        }
+      logger.log(priority, line.message, fields: LogFields(reason: "uplink"))
+    }
+    let box = UplinkServiceBox(service: service, database: database)
+    self.service = box
+    let bound = context.bind(self)
+    let mailbox = context.mailbox
+    queue.async {
+      // A bad password or CA file is kept as the status's last error; capture goes on.
+      try? box.service.start()
+      let status = box.service.status()
+      mailbox.post { bound.withValue { $0.latest = status } }
+    }
+    context.logger.info(
+      "uplink: publishing to \(uplink.host):\(uplink.port) under \(uplink.topicPrefix)", fields: LogFields(reason: "uplink"))
+  }
+
+  public func tick(now: Date) {
+    guard let box = service, let context else { return }
+    let live = liveStatusIfDue(now: now)
+    let bound = context.bind(self)
+    let mailbox = context.mailbox
+    queue.async {
+      box.service.tick()
+      if let live { box.service.publishLive(live) }
+      let status = box.service.status()
+      mailbox.post { bound.withValue { $0.latest = status } }
+    }
+  }
+
+  public func contribute(to status: inout StatusResult) {
+    let current =
+      latest
+      ?? UplinkStatus(
+        broker: "\(uplink.host):\(uplink.port)", connected: false, outboxDepth: 0, oldestUnsentAge: nil, inFlight: 0,
+        lastError: nil, lastAcknowledgedAt: nil)
+    status.uplink = UplinkSection(
+      broker: current.broker, connected: current.connected, outboxDepth: current.outboxDepth,
+      oldestUnsentAgeSeconds: current.oldestUnsentAge, inFlight: current.inFlight, lastError: current.lastError,
+      summary: current.summary)
+  }
+
+  public func stop() {
+    guard let box = service else { return }
+    queue.sync { box.service.stop() }
+    service = nil
+  }
+
+  // MARK: - FixObserver
+
+  public func observe(fix: GuidanceFix) {}
+
+  public func observe(accepted sample: RouteSample) { lastPosition = sample }
+
+  // MARK: - Outbox
+
+  /// Called inside the store's transaction: the drain is woken from the loop's next turn,
+  /// once the transaction has committed and its rows are visible to the service.
+  private func enqueued(_ overflow: OutboxOverflow?) {
+    if let overflow {
+      if context == nil { pendingOverflows.append(overflow) } else { logOverflow(overflow) }
+    }
+    guard let context, !wakeScheduled else { return }
+    wakeScheduled = true
+    let bound = context.bind(self)
+    context.mailbox.post {
+      bound.withValue { component in
+        component.wakeScheduled = false
+        guard let box = component.service else { return }
+        component.queue.async { box.service.outboxDidChange() }
+      }
+    }
+  }
+
+  private func logOverflow(_ overflow: OutboxOverflow) {
+    context?.announce("uplink.outbox_overflow", overflow.logLine, priority: .warning, fields: LogFields(reason: "uplink"))
+  }
+
+  /// The dashboards' picture, at most once per `live_interval` (the service throttles too).
+  private func liveStatusIfDue(now: Date) -> LiveStatus? {
+    if let lastLiveAt, now.timeIntervalSince(lastLiveAt) < uplink.liveInterval, now >= lastLiveAt { return nil }
+    guard latest?.connected == true else { return nil }
+    lastLiveAt = now
+    var running: LiveStatus.RunningShift?
+    if let live = try? recording?.liveMileage?.status() {
+      running = LiveStatus.RunningShift(shift: live.shift.shift, distance: live.distance, unit: configuration.units)
+    }
+    return LiveStatus(at: now, position: lastPosition, shift: running)
+  }
+}
+
+/// The service and the connection it drains through, handed to the uplink's queue.
+final class UplinkServiceBox: @unchecked Sendable {
+  // @unchecked: used only on the uplink component's queue.
+  let service: UplinkService
+  let database: OutboxDatabase
+
+  init(service: UplinkService, database: OutboxDatabase) {
+    self.service = service
+    self.database = database
+  }
+}
+
+struct UplinkComponentError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,75 @@
+import Daemon
+import Foundation
+import TestSupport
+import Testing
+import Uplink
+
+/// The `[Uplink]` section as the daemon reads it: libinih's entries handed to
+/// `UplinkConfiguration.fromSection`, errors pointing at the line at fault.
+@Suite("the [Uplink] section of dashpilot.conf")
+struct UplinkConfigurationFileTests {
+  func load(_ text: String) -> Result<DaemonConfiguration, ConfigurationError> {
+    switch ConfigurationFileReader.parse(text: text, file: "test.conf") {
+    case .failure(let error): return .failure(error)
+    case .success(let entries): return ConfigurationValidator.apply(entries, to: DaemonConfiguration(), file: "test.conf")
+    }
+  }
+
+  func error(_ text: String) -> String? {
+    if case .failure(let error) = load(text) { return error.description }
+    return nil
+  }
+
+  @Test("a section with host and vehicle_id turns the uplink on, with every default from UplinkConfiguration")
+  func configured() throws {
+    let configuration = try load("[Store]\nDatabase=/d.sqlite\n[Uplink]\nhost=broker.fleet\nvehicle_id=van-7\nqos=0\n").get()
+    var expected = UplinkConfiguration(host: "broker.fleet", vehicleID: "van-7")
+    expected.qos = 0
+    #expect(configuration.uplink == expected)
+    #expect(configuration.uplink?.port == 1883)
+    #expect(configuration.uplink?.topicPrefix == "dashpilot/van-7")
+    #expect(configuration.databasePath == "/d.sqlite")
+  }
+
+  @Test("no section, an empty one or enabled=false leave it off")
+  func off() throws {
+    #expect(try load("[Store]\nDatabase=/d.sqlite\n").get().uplink == nil)
+    #expect(try load("[Uplink]\n").get().uplink == nil)
+    #expect(try load("[Uplink]\nenabled=false\nhost=b\nvehicle_id=v\n").get().uplink == nil)
+  }
+
+  @Test(
+    "a wrong [Uplink] entry names the file, the line and what is wrong",
+    arguments: [
+      ("[Uplink]\nhost=b\nvehicle_id=v\nqos=3\n", "test.conf:4: [Uplink] qos = \"3\": must be 0, 1 or 2"),
+      ("[Uplink]\nhost=b\nvehicle_id=v\nhots=c\n", "test.conf:4: [Uplink] hots = \"c\": is not an [Uplink] setting"),
+      ("[Uplink]\nport=1884\nvehicle_id=v\n", "test.conf:2: [Uplink] host = \"\": is required to turn the uplink on"),
+      ("[Uplink]\nhost=b\nvehicle_id=a/b\n", "test.conf:3: [Uplink] vehicle_id = \"a/b\": must not contain '/', '+' or '#' (it is one MQTT topic level)"),
+      ("[Uplink]\nhost=b\nhost=c\n", "test.conf:3: host: set twice (first on line 2)"),
+    ])
+  func errors(text: String, expected: String) {
+    #expect(error(text) == expected)
+  }
+
+  @Test("the shipped file documents every [Uplink] key, commented out, with its default")
+  func shippedFileDocumentsUplinkKeys() throws {
+    let shipped = try String(
+      contentsOf: TestPaths.repositoryRoot.appendingPathComponent("config/dashpilot.conf"), encoding: .utf8)
+    let lines = shipped.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let start = try #require(lines.firstIndex(of: "[Uplink]"))
+    let section = lines[(start + 1)...].prefix { !$0.hasPrefix("[") }
+    let documented = section.filter { $0.hasPrefix("#") && !$0.hasPrefix("# ") && $0.contains("=") }
+      .map { String($0.dropFirst()) }
+    let keys = Set(documented.map { String($0.prefix { $0 != "=" }) })
+    #expect(keys == UplinkConfiguration.sectionKeys)
+    // Uncommented with a host and vehicle id, the documented values are the defaults.
+    let values = Dictionary(
+      documented.map { line in (String(line.prefix { $0 != "=" }), String(line.drop { $0 != "=" }.dropFirst())) },
+      uniquingKeysWith: { first, _ in first })
+    var filled = values.filter { !$0.value.isEmpty }
+    filled["host"] = "b"
+    filled["vehicle_id"] = "v"
+    let text = "[Uplink]\n" + filled.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+    #expect(try load(text).get().uplink == UplinkConfiguration(host: "b", vehicleID: "v"))
+  }
+}
