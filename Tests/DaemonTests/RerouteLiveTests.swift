@@ -180,7 +180,7 @@ struct RerouteLiveTests {
     #expect(failed.first?.string("detail") == "valhalla: HTTP 400, error 442: No path could be found for input")
     #expect(rig.follower.all("guidance.announcement").map(\.message) == ["길을 벗어났어. 다시 찾아볼게", "길을 못 찾았어"])
     var text = ""
-    for _ in 0..<100 where text.split(separator: "\n").count < 2 {
+    for _ in 0..<400 where text.split(separator: "\n").count < 2 {
       text = (try? String(contentsOf: spoken, encoding: .utf8)) ?? ""
       usleep(50_000)
     }
