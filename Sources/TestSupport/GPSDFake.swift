@@ -78,9 +78,6 @@ public enum FreePort {
     return Int(UInt16(bigEndian: address.sin_port))
   }
 
-  /// Whether something accepts a TCP connection on 127.0.0.1:`port` now.
-  public static func accepts(port: Int) -> Bool { canConnect(port: port) }
-
   /// Whether something accepts TCP connections on 127.0.0.1:`port` within `timeout`.
   /// (Connecting to gpsfake's gpsd does not start the feed: only a WATCH does.)
   public static func waitUntilListening(port: Int, timeout: Double) -> Bool {

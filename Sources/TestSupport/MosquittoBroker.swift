@@ -75,7 +75,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     lock.withLock { self.process = process }
     let deadline = Date() + 10
     while Date() < deadline {
-      if FreePort.accepts(port: port) { return }
+      if FreePort.canConnect(port: port) { return }
       guard process.isRunning else { break }
       usleep(20_000)
     }

@@ -79,26 +79,9 @@ public final class RoutingEngineServer: @unchecked Sendable {
     RunningEngines.shared.remove(pid)
     _ = Glibc.kill(pid, SIGKILL)
     for _ in 0..<500 {
-      if !Self.acceptsConnections(port: port) { return }
+      if !FreePort.canConnect(port: port) { return }
       usleep(10_000)
     }
-  }
-
-  /// Whether something accepts a TCP connection on 127.0.0.1:port right now.
-  public static func acceptsConnections(port: Int) -> Bool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    return result == 0
   }
 
   public func stop() {
