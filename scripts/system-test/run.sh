@@ -19,9 +19,9 @@ suite=bookworm
 mirror=${DASHPILOT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # gpsfake itself comes from the host's gpsd-clients (whose GTK dependencies do not
 # configure under debootstrap); python3-gps and python3-distutils are what it imports.
-# libcurl4 (dashpilotd's routing client) and libxml2 (dashpilotctl's GPX reader through
+# libcurl4 (dashpilotd's routing client), libmosquitto1 (its fleet uplink) and libxml2 (dashpilotctl's GPX reader through
 # FoundationXML) are what the static binaries still load from the box.
-packages="systemd,dbus,gpsd,python3-gps,python3-distutils,libinih1,libsqlite3-0,libstdc++6,libcurl4,libxml2"
+packages="systemd,dbus,gpsd,python3-gps,python3-distutils,libinih1,libsqlite3-0,libstdc++6,libcurl4,libxml2,libmosquitto1"
 fixture=${DASHPILOT_SYSTEMTEST_LOG:-$shared/gpsd-logs/bu303-moving.log}
 
 elapsed() { local ms=$(( ($(date +%s%N) - started_ns) / 1000000 )); printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)); }
