@@ -1,12 +1,25 @@
 // `make bench`: one line per figure, `bench NAME VALUE UNIT`. Each area's benchmarks live
-// in a file of their own.
+// in a file of their own. `dashpilot-bench AREA...` runs only the areas named (to rerun
+// one figure while working on it); no argument runs them all.
 import Foundation
 
+let areas: [(String, (inout BenchReport) -> Void)] = [
+  ("guidance", runGuidanceBenchmarks),
+  ("store", runStoreBenchmarks),
+  ("capture", runCaptureBenchmarks),
+  ("routing", runRoutingBenchmarks),
+  ("uplink", runUplinkBenchmarks),
+  ("reliability", runReliabilityBenchmarks),
+  ("daemon", runDaemonBenchmarks),
+  ("e2e", runEndToEndCPUBenchmarks),
+]
+let chosen = Set(CommandLine.arguments.dropFirst())
+if let unknown = chosen.first(where: { name in !areas.contains { $0.0 == name } }) {
+  FileHandle.standardError.write(
+    Data("dashpilot-bench: no area named \(unknown); the areas are \(areas.map(\.0).joined(separator: ", "))\n".utf8))
+  exit(2)
+}
 var report = BenchReport()
-runGuidanceBenchmarks(&report)
-runStoreBenchmarks(&report)
-runCaptureBenchmarks(&report)
-runRoutingBenchmarks(&report)
-runUplinkBenchmarks(&report)
-runReliabilityBenchmarks(&report)
-runDaemonBenchmarks(&report)
+for (name, run) in areas where chosen.isEmpty || chosen.contains(name) {
+  run(&report)
+}

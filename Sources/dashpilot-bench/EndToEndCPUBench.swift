@@ -1,0 +1,134 @@
+// End to end through a real gpsd: an hour of 10 Hz driving written to a receiver's
+// terminal as fast as gpsd reads it, with `dashpilotd` (recording a shift), `gpxlogger`
+// and `gpspipe -w` all connected to that gpsd in the same run. What each process spent
+// (user + system CPU from /proc) is the cost of that hour; the ratios compare dashpilotd
+// with the two clients gpsd ships, measured on the same fixes at the same moment.
+import DashPilotCore
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+func runEndToEndCPUBenchmarks(_ report: inout BenchReport) {
+  do {
+    try EndToEndCPUBench.run(&report)
+  } catch {
+    FileHandle.standardError.write(Data("end-to-end CPU benchmark failed: \(error)\n".utf8))
+    print("bench e2e.error 1 error")
+  }
+}
+
+enum EndToEndCPUBench {
+  struct Failure: Error, CustomStringConvertible { var description: String }
+
+  static let fixes = 36_000  // an hour at 10 Hz
+
+  static func run(_ report: inout BenchReport) throws {
+    let directory = try TestPaths.temporaryDirectory("e2e-cpu-bench")
+    defer { if ProcessInfo.processInfo.environment["E2E_KEEP"] == nil { try? FileManager.default.removeItem(at: directory) } else { FileHandle.standardError.write(Data("kept \(directory.path)\n".utf8)) } }
+    let receiver = try GPSDFullSpeedReceiver()
+    defer { receiver.stop() }
+    let server = "127.0.0.1:\(receiver.port)"
+
+    let daemon = try DaemonUnderTest(arguments: ["--gpsd", server])
+    defer { daemon.stop() }
+    try daemon.waitUntilReady(timeout: 30)
+    guard daemon.waitForStatus(timeout: 30, { $0.object("gpsd")?["connected"] as? Bool == true }) != nil else {
+      throw Failure(description: "dashpilotd never connected to gpsd: \(daemon.log)")
+    }
+    _ = try daemon.controlJSON(["shift", "start"])
+
+    let gpxPath = directory.appendingPathComponent("gpxlogger.gpx").path
+    let pipePath = directory.appendingPathComponent("gpspipe.json").path
+    let gpxlogger = try GPSDChildProcess(executable: "/usr/bin/gpxlogger", arguments: ["-e", "sockets", "-f", gpxPath, server], outputPath: gpxPath + ".log")
+    defer { gpxlogger.killGroup() }
+    let gpspipe = try GPSDChildProcess(executable: "/usr/bin/gpspipe", arguments: ["-w", server], outputPath: pipePath)
+    defer { gpspipe.killGroup() }
+    // Both are watching once gpsd has answered gpspipe's WATCH; gpxlogger gets a moment more.
+    guard waitFor(timeout: 20, { fileText(pipePath).contains("\"class\":\"WATCH\"") }) else {
+      throw Failure(description: "gpspipe never got gpsd's WATCH answer")
+    }
+    usleep(1_000_000)
+
+    let processes: [(String, pid_t)] = [
+      ("dashpilotd", daemon.pid), ("gpxlogger", gpxlogger.pid), ("gpspipe", gpspipe.pid),
+      ("gpsd", receiver.gpsdPID),
+    ]
+    let before = processes.map { cpuSeconds(of: $0.1) }
+    var text = ""
+    text.reserveCapacity(fixes * 300)
+    for k in 0..<fixes {
+      for sentence in ReliabilityDrive.nmeaSentences(k) { text += sentence + "\r\n" }
+    }
+    let feedStart = DispatchTime.now().uptimeNanoseconds
+    try receiver.write(text)
+
+    // The hour has passed through when gpspipe printed the last fix and dashpilotd's
+    // shift has stopped growing; then every process is idle again.
+    let lastTime = "\"time\":\"\(GPSDTimeText.iso(ReliabilityDrive.time(fixes - 1).timeIntervalSince1970).dropLast(5))"
+    guard waitFor(timeout: 600, { fileText(pipePath).contains(lastTime) }) else {
+      throw Failure(description: "gpspipe never printed the last fix (\(lastTime))")
+    }
+    let feedSeconds = Double(DispatchTime.now().uptimeNanoseconds - feedStart) / 1e9
+    var stored = -1
+    var status: [String: Any] = [:]
+    while true {
+      usleep(1_500_000)
+      status = try daemon.controlJSON(["status"])
+      let now = status.object("shift.distance")?["usable_positions"] as? Int ?? 0
+      if now == stored { break }
+      stored = now
+    }
+    FileHandle.standardError.write(Data("e2e: dashpilotd capture \(status["capture"] ?? "none")\n".utf8))
+    let after = processes.map { cpuSeconds(of: $0.1) }
+    var spent: [String: Double] = [:]
+    for (index, process) in processes.enumerated() {
+      guard let start = before[index], let end = after[index] else {
+        throw Failure(description: "no CPU figure for \(process.0) (pid \(process.1))")
+      }
+      spent[process.0] = end - start
+    }
+    let pipeTPVs = fileText(pipePath).components(separatedBy: "\"class\":\"TPV\"").count - 1
+    let gpxPoints = fileText(gpxPath).components(separatedBy: "<trkpt").count - 1
+
+    report.record("e2e.fixes_fed", Double(fixes), "fixes")
+    report.record("e2e.feed_seconds", (feedSeconds * 100).rounded() / 100, "s")
+    report.record("e2e.dashpilotd_stored_samples", Double(stored), "samples")
+    report.record("e2e.gpspipe_tpv_reports", Double(pipeTPVs), "reports")
+    report.record("e2e.gpxlogger_track_points", Double(gpxPoints), "points")
+    for name in ["dashpilotd", "gpxlogger", "gpspipe", "gpsd"] {
+      report.record("e2e.\(name)_cpu_seconds_per_10hz_hour", spent[name] ?? 0, "s")
+    }
+    let daemonCPU = spent["dashpilotd"] ?? 0
+    for name in ["gpxlogger", "gpspipe"] {
+      // A client that spent under one clock tick would make the ratio meaningless.
+      if let other = spent[name], other >= 0.01 {
+        report.record("e2e.dashpilotd_cpu_ratio_to_\(name)", (daemonCPU / other * 100).rounded() / 100, "ratio")
+      }
+    }
+  }
+
+  /// User + system CPU seconds of `pid` from /proc/PID/stat.
+  static func cpuSeconds(of pid: pid_t) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = text.lastIndex(of: ")")
+    else { return nil }
+    // Fields after "(comm)": state is field 3, utime 14 and stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  static func fileText(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+  static func waitFor(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while Date() < deadline {
+      if condition() { return true }
+      usleep(200_000)
+    }
+    return condition()
+  }
+}
