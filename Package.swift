@@ -16,7 +16,9 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
-    .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    // libcurl's headers (libcurl4-openssl-dev); the library itself is loaded on the first
+    // HTTP request (Sources/CCurl/CurlLoader.c), not linked.
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
     .systemLibrary(
       name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
@@ -27,17 +29,20 @@ let package = Package(
 
     // Adapters at the edge. Route files (GPX, GeoJSON) are read and written by the client,
     // so the daemon never links an XML parser.
+    // Locks, threads and text helpers over Glibc, so that the daemon's modules import only
+    // FoundationEssentials and the daemon never links Foundation, CoreFoundation or ICU.
+    .target(name: "PlatformSupport"),
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
-    .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore"]),
-    .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD"]),
+    .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
+    .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD", "PlatformSupport"]),
     .target(name: "ControlProtocol"),
     .target(name: "Routing", dependencies: ["Guidance", "CCurl"]),
-    .target(name: "Uplink", dependencies: ["CMosquitto", "CSQLite", "DashPilotCore"]),
+    .target(name: "Uplink", dependencies: ["CMosquitto", "CSQLite", "DashPilotCore", "PlatformSupport"]),
     .target(
       name: "Daemon",
       dependencies: [
         "DashPilotCore", "Guidance", "Store", "GPSD", "Capture", "ControlProtocol", "Routing",
-        "Uplink", "CSystemd", "CInih",
+        "Uplink", "CSystemd", "CInih", "PlatformSupport",
       ]),
     .target(
       name: "DashPilotCLI",
@@ -67,6 +72,7 @@ let package = Package(
     .testTarget(name: "DashPilotCoreTests", dependencies: ["DashPilotCore", "TestSupport"]),
     .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
     .testTarget(name: "RouteFilesTests", dependencies: ["RouteFiles", "TestSupport"]),
+    .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
     .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
     .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),

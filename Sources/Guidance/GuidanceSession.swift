@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// One drive's guidance: the engine and the reroute coordinator wired together, so the daemon
 /// and the offline replay run the same sequence. Installing a new route happens here (a fresh

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// The daemon's durable record: shifts, capture sessions and the samples of each shift, in
 /// one SQLite file. Every call blocks on the disk, so the store belongs to one thread of

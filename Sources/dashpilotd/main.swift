@@ -1,5 +1,7 @@
 import Daemon
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 // dashpilotd: the components, started in this order and stopped in reverse. Guidance
 // hears of every fix the recording component reads from gpsd; the uplink, when configured,

@@ -27,6 +27,26 @@ struct GPSDJSONDecoderTests {
     #expect(tpv.hasPosition)
   }
 
+  /// One unusable member costs that member only: the decoder reads each member on its own.
+  @Test func aMemberOfTheWrongTypeOrOutOfRangeIsAbsentAndTheRestKept() throws {
+    let line = #"{"class":"TPV","mode":3,"time":"2024-06-01T08:00:00.000Z","lat":1e400,"lon":"5.0","eph":4.5,"speed":"fast","track":90.0}"#
+    guard case let .tpv(tpv) = try #require(GPSDJSONDecoder.decode(line)) else {
+      Issue.record("expected a TPV")
+      return
+    }
+    #expect(tpv.latitude == nil)
+    #expect(tpv.longitude == nil)
+    #expect(tpv.speed == nil)
+    #expect(tpv.eph == 4.5)
+    #expect(tpv.track == 90)
+    #expect(tpv.time == Date(timeIntervalSince1970: 1_717_228_800))
+    #expect(!tpv.hasPosition)
+    #expect(GPSDJSONDecoder.decode(#"{"class":"TPV","lat":NaN}"#) == nil)
+    #expect(GPSDJSONDecoder.decode(#"{"class":7}"#) == nil)
+    #expect(GPSDJSONDecoder.decode(#"{"class":"DEVICE","path":"/dev/ttyACM0","activated":0}"#) == .device(GPSDDevice(path: "/dev/ttyACM0", activated: false)))
+    #expect(GPSDJSONDecoder.decode(#"{"class":"DEVICE","path":"/dev/ttyACM0","activated":1717228800.5}"#) == .device(GPSDDevice(path: "/dev/ttyACM0", activated: true)))
+  }
+
   @Test func decodesATPVWithoutTimeOrErrorsFromBundgZeus() throws {
     let line = #"{"class":"TPV","mode":3,"lat":52.850156667,"lon":5.313620000,"altHAE":42.8000,"altMSL":-4.0000,"alt":-4.0000,"magvar":1.6,"geoidSep":46.800,"eph":11.400}"#
     guard case let .tpv(tpv) = try #require(GPSDJSONDecoder.decode(line)) else {

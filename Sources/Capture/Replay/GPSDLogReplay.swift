@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import GPSD
 
 /// Runs a gpsd JSON log (`gpspipe -w` output, or gpsd's `.chk` regression files) through the

@@ -1,5 +1,6 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 import Guidance
 
 /// The arguments of `dashpilotctl replay` (after the word `replay`), parsed. Kept beside
@@ -79,7 +80,7 @@ public struct ReplayArguments: Sendable, Hashable {
     guard parts.count == 2 else {
       return .failure(Problem(sentence: "--window must be START,END (got '\(text)')"))
     }
-    let trimmed = parts.map { $0.trimmingCharacters(in: .whitespaces) }
+    let trimmed = parts.map { $0.trimmingSpacesAndTabs }
     guard let start = GPSDLogReplay.parseInstant(trimmed[0]) else {
       return .failure(Problem(sentence: "--window start '\(trimmed[0])' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"))
     }

@@ -1,5 +1,6 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 import GPSD
 import Guidance
 
@@ -78,7 +79,7 @@ public struct ReplayReport: Sendable {
       }
     }
     if guidance.events.isEmpty { lines.append("  never joined the route") }
-    lines.append("  at the end: \(guidance.phase.rawValue.replacingOccurrences(of: "_", with: " "))")
+    lines.append("  at the end: \(String(guidance.phase.rawValue.map { $0 == "_" ? " " : $0 }))")
     return lines
   }
 
@@ -136,6 +137,6 @@ enum JSONText {
   /// route within the search) as null.
   static func number(_ value: Double) -> String {
     guard value.isFinite else { return "null" }
-    return String(format: "%.3f", value)
+    return value.fixedPoint(decimals: 3)
   }
 }

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import Store
 
 /// Where a replay's capture keeps its samples: a shift in a temporary database, written

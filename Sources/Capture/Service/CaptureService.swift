@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import GPSD
 
 /// Turns gpsd's reports into kept samples, grouped into capture sessions exactly as the

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// Keeps samples in memory: replay's store, and the tests'. `failSave` lets a caller make a
 /// save fail, the one way to reach "a sample that could not be saved" without a disk.

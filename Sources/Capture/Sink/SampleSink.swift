@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// Where `CaptureService` keeps accepted samples: the seam the SQLite store plugs into.
 /// Calls come from the one thread that owns the service.

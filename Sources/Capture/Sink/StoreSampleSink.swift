@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import Store
 
 /// Keeps accepted samples in the SQLite store, in the short batched transactions that bound

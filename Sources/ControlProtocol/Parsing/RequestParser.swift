@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a request line was refused, with the id when the line carried a readable one so
 /// the answer can be matched to it.

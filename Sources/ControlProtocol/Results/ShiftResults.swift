@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A measured distance on the wire: the figure and what was left out of it. The keys are
 /// those of `RouteDistance` in snake case, plus the figure in the display unit.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `status` answers. Every section is present; what a component has not reported
 /// (or is not plugged into this build) is an explicit null rather than a missing key, so

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one place lines are encoded and decoded, so dates and key order are the same on
 /// both ends of the socket.

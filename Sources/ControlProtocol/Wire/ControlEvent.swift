@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something that happened in the daemon, streamed to `events` followers as
 /// `{"v":1,"event":{"type":"...","time":"...","message":"...","fields":{...}}}`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A request after the parser has checked it: a known command with arguments of the
 /// right shape. Nothing downstream of the parser ever sees unchecked input.

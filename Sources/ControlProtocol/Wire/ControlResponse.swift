@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Builds the answer lines the daemon writes.
 public enum ControlResponse {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any JSON value, for the parts of the protocol whose shape belongs to a component the
 /// protocol does not know (event payloads, arguments before they are checked).

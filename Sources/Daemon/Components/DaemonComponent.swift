@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 
 /// A part of the daemon plugged into the event loop: the store, capture, guidance,
 /// routing. Every method is called on the loop thread, so a component may keep plain

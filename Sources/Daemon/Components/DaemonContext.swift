@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 
 /// What the daemon hands its components: configuration, logging, the loop's mailbox, and
 /// the one call that tells both the journal and `events` followers that something

@@ -1,5 +1,6 @@
 import CInih
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 /// Reads the INI file with libinih into entries that remember their line numbers.
 ///
@@ -40,7 +41,7 @@ public enum ConfigurationFileReader {
     }
     if result > 0 {
       let number = Int(result)
-      let content = number <= lines.count ? lines[number - 1].trimmingCharacters(in: .whitespaces) : ""
+      let content = number <= lines.count ? lines[number - 1].trimmingSpacesAndTabs : ""
       return .failure(ConfigurationError(
         file: file, line: number, "\"\(content)\" is not a [Section] header, a comment or a Key=Value line"))
     }

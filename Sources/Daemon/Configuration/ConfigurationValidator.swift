@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import Guidance
 import Uplink
 
@@ -140,8 +140,8 @@ public enum ConfigurationValidator {
 
   static func isGroupName(_ text: String) -> Bool {
     guard let first = text.unicodeScalars.first, text.utf8.count <= 32 else { return false }
-    let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
-    return first != "-" && text.unicodeScalars.allSatisfy { allowed.contains($0) }
+    return first != "-"
+      && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
   }
 
   private static func number(

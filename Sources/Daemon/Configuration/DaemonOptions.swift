@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// dashpilotd's command line. Values given here override the file's.
 public struct DaemonOptions: Sendable, Hashable {

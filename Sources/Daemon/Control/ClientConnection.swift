@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 
 /// One client of the control socket, owned by the server on the loop thread. Its buffers
 /// are bounded: a request line by the protocol's limit, pending output by

@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 
 /// The way a request is answered: now, or later (a component that has to wait for a
 /// thread of its own keeps the responder, posts back to the loop and answers there).

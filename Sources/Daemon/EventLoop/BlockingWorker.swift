@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 import Synchronization
 
 /// A thread of its own for blocking calls (a flush to SQLite, an HTTP request to a routing
@@ -11,14 +12,14 @@ public final class BlockingWorker: Sendable {
   }
 
   private let state = Mutex(State())
-  private let condition = NSCondition()
+  private let condition = Condition()
   private let mailbox: LoopMailbox
   public let name: String
 
   public init(name: String, mailbox: LoopMailbox) {
     self.name = name
     self.mailbox = mailbox
-    let thread = Thread { [self] in runJobs() }
+    let thread = NativeThread { [self] in runJobs() }
     thread.name = name
     thread.start()
   }

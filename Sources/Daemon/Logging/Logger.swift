@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// syslog priorities, as the journal's PRIORITY field takes them.
 public enum LogPriority: Int32, Sendable, Hashable, Comparable {

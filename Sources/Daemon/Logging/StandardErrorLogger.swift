@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -20,7 +20,7 @@ public struct StandardErrorLogger: Logger {
     guard priority <= minimumPriority else { return }
     var line = "\(identifier): \(priority.label): \(message)"
     let pairs = fields.journalFields.map { name, value in
-      "\(name.replacingOccurrences(of: "DASHPILOT_", with: "").lowercased())=\(value)"
+      "\((name.hasPrefix("DASHPILOT_") ? String(name.dropFirst("DASHPILOT_".count)) : name).lowercased())=\(value)"
     }
     if !pairs.isEmpty { line += " [\(pairs.joined(separator: " "))]" }
     line += "\n"

@@ -1,5 +1,6 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -92,6 +93,6 @@ public enum DaemonMain {
   }
 
   static func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    StandardError.write(text + "\n")
   }
 }

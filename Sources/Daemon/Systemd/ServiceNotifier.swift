@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
 
 /// The service manager's view of the daemon: READY, STATUS, WATCHDOG, STOPPING.
 public protocol ServiceNotifier: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Judges how old a fix was when it arrived, so that staleness works on a box whose wall
 /// clock is wrong (no RTC: the clock is years off until NTP or the receiver sets it) and on

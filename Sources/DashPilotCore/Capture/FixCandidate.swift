@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A fix as the receiver reported it, before `RouteSampleFilter` has judged it.
 public struct FixCandidate: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One retained position of a shift's route.
 public struct RouteSample: Sendable, Hashable {

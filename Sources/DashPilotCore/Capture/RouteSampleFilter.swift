@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a fix was not retained. Each reason is counted, so status can say what capture did.
 public enum SampleRejection: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The one way two positions are measured, by the filter and the calculator alike:
 /// haversine on a sphere. An ellipsoid would be marginally more precise, but the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The units a figure is shown in. Miles by default: DashPilot's drivers.
 public enum DistanceUnit: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A measured route: not an unexplained Double but the distance together with what was
 /// left out of it.
@@ -34,9 +34,6 @@ public struct RouteDistance: Sendable, Hashable, Codable {
   /// Whether the figure is known to be less than the distance driven: gaps were seen, or
   /// continuity was inferred so gaps could not be seen.
   public var isPartial: Bool { gaps > 0 || usesInferredContinuity }
-
-  /// The distance as a Foundation measurement, for callers that convert units themselves.
-  public var measurement: Measurement<UnitLength> { Measurement(value: metres, unit: .meters) }
 
   /// The distance in `unit`, the one place metres are converted.
   public func value(in unit: DistanceUnit) -> Double { metres / unit.metres }

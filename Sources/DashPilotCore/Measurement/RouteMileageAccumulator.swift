@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The pairwise walk over a route, remembering where it reached so a growing route can be
 /// extended rather than walked again. `RouteMileageCalculator` is this same walk fed

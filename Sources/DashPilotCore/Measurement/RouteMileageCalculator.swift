@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Measures a whole route in one pass: the figure a shift is reported with.
 public struct RouteMileageCalculator: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A driver's shift. Its mileage is never stored: it is measured from its samples each
 /// time it is asked, so a fix to the calculation improves every historical shift.

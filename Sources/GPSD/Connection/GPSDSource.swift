@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 import Glibc
 
 /// What the source tells its owner, in the order it happened.
@@ -27,7 +28,7 @@ public final class GPSDSource: @unchecked Sendable {
   private let pollInterval: Double
   /// Guards `stopping`, `started` and `activeDescriptor`, the only state shared with
   /// other threads.
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var stopping = false
   private var started = false
   private var finished = false
@@ -49,7 +50,7 @@ public final class GPSDSource: @unchecked Sendable {
     defer { condition.unlock() }
     guard !started else { return }
     started = true
-    let thread = Thread { [self] in run() }
+    let thread = NativeThread { [self] in run() }
     thread.name = "dashpilot.gpsd"
     thread.start()
   }

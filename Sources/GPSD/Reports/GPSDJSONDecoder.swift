@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// Turns one line of gpsd's JSON (what `gps_read` hands back in its message buffer, or a
 /// line of `gpspipe -w` output) into a `GPSDReport`. Pure: no I/O, no clock.
@@ -13,39 +13,38 @@ public enum GPSDJSONDecoder {
   public static func decode(_ line: some StringProtocol) -> GPSDReport? {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
     guard trimmed.first == "{" else { return nil }
-    guard let data = String(trimmed).data(using: .utf8),
-      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let className = object["class"] as? String
+    guard let fields = try? JSONDecoder().decode(GPSDJSONFields.self, from: Data(String(trimmed).utf8)),
+      let className = fields.className
     else { return nil }
-    return decode(object: object, className: className)
+    return decode(fields, className: className)
   }
 
-  static func decode(object: [String: Any], className: String) -> GPSDReport {
+  static func decode(_ object: GPSDJSONFields, className: String) -> GPSDReport {
     switch className {
     case "TPV":
-      let mode = (integer(object["mode"])).flatMap(FixCandidate.Mode.init(rawValue:)) ?? .unknown
+      let mode = integer(object.mode).flatMap(FixCandidate.Mode.init(rawValue:)) ?? .unknown
       return .tpv(
         GPSDTPV(
           mode: mode,
-          time: (object["time"] as? String).flatMap(GPSDTime.fixTime),
-          latitude: finite(object["lat"]),
-          longitude: finite(object["lon"]),
-          eph: finite(object["eph"]),
-          epx: finite(object["epx"]),
-          epy: finite(object["epy"]),
-          speed: finite(object["speed"]).flatMap { groundSpeeds.contains($0) ? $0 : nil },
-          track: finite(object["track"]).flatMap { (0...360).contains($0) ? $0 : nil },
-          device: object["device"] as? String))
+          time: object.time.flatMap(GPSDTime.fixTime),
+          latitude: finite(object.lat),
+          longitude: finite(object.lon),
+          eph: finite(object.eph),
+          epx: finite(object.epx),
+          epy: finite(object.epy),
+          speed: finite(object.speed).flatMap { groundSpeeds.contains($0) ? $0 : nil },
+          track: finite(object.track).flatMap { (0...360).contains($0) ? $0 : nil },
+          device: object.device))
     case "DEVICE":
-      return .device(GPSDDevice(path: object["path"] as? String, activated: activation(object["activated"])))
+      return .device(GPSDDevice(path: object.path, activated: object.activated))
     case "VERSION":
       return .version(
         GPSDVersion(
-          release: object["release"] as? String ?? "",
-          protocolMajor: integer(object["proto_major"]),
-          protocolMinor: integer(object["proto_minor"])))
+          release: object.release ?? "",
+          protocolMajor: integer(object.protoMajor),
+          protocolMinor: integer(object.protoMinor)))
     case "ERROR":
-      return .error(message: object["message"] as? String ?? "")
+      return .error(message: object.message ?? "")
     default:
       return .other(className: className)
     }
@@ -58,23 +57,12 @@ public enum GPSDJSONDecoder {
   /// course outside gpsd's 0-360° is dropped likewise.
   static let groundSpeeds: ClosedRange<Double> = 0...1_000
 
-  /// gpsd writes an activation time as an ISO-8601 string (older releases: a number of
-  /// seconds) and a removal as the number 0.
-  static func activation(_ value: Any?) -> Bool? {
-    switch value {
-    case let text as String: return !text.isEmpty
-    case let number as NSNumber: return number.doubleValue != 0
-    default: return nil
-    }
+  static func finite(_ value: Double?) -> Double? {
+    guard let value, value.isFinite else { return nil }
+    return value
   }
 
-  static func finite(_ value: Any?) -> Double? {
-    guard let number = value as? NSNumber else { return nil }
-    let double = number.doubleValue
-    return double.isFinite ? double : nil
-  }
-
-  static func integer(_ value: Any?) -> Int? {
+  static func integer(_ value: Double?) -> Int? {
     guard let double = finite(value), double == double.rounded(), abs(double) < 1e9 else { return nil }
     return Int(double)
   }

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// One report from gpsd, already converted to Swift values. Live capture and offline
 /// replay both produce these from the raw JSON line through `GPSDJSONDecoder`, so the two

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// gpsd's timestamps: ISO-8601 in UTC, `2021-12-09T20:38:31.820Z`. Parsed by hand, because
 /// a formatter is slow, not Sendable, and accepts more than gpsd writes.

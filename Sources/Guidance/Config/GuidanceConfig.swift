@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The numbers of the guidance rules (seed: off-route guidance; DESIGN.md's table). Every value
 /// is a property so that tests and settings can take one gate apart without touching the others.

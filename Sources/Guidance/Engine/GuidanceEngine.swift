@@ -1,5 +1,9 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Follows one route and says when the car has really left it (seed: off-route guidance).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one fix changed. Every event returned by `GuidanceEngine.update(_:)` happened at that
 /// fix's `timestamp`: the caller pairs them (see `TimedGuidanceEvent`) rather than every case

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// One position report as the engine sees it. It carries its own time: the engine reads no
 /// clock, so a replayed log gives the same answer as the live daemon.

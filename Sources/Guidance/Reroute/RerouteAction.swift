@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Names one provider call, so an answer that arrives after its departure ended is told
 /// apart from the answer the coordinator is waiting for.

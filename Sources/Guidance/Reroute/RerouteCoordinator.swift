@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// The session's side of "What Happens After" (seed: off-route guidance), as a pure state
 /// machine: it is told the engine's events, the provider's answers and the time, and answers

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// The line a guidance engine follows: points with the distance along the route to each,
 /// and an index for joining. Built once per route; matching a fix costs the same on a

@@ -1,5 +1,9 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A flat (equirectangular) frame centred on one fix, in metres east and north. Within a few
 /// kilometres of the centre its distances are within centimetres of the sphere's at road

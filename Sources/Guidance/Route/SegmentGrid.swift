@@ -1,5 +1,9 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A coarse index of the route's segments by 250 m square cell, built once with the route, so
 /// that joining (when there is no last progress to search around) looks at the few segments

@@ -19,28 +19,26 @@ public struct CurlHTTPClient: HTTPClient {
     self.maximumBodyBytes = maximumBodyBytes
   }
 
-  /// `curl_global_init` is not thread-safe; a static let runs it exactly once.
-  private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
-
   public func send(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPTransportError> {
-    guard Self.globalInit == CURLE_OK else {
-      return .failure(HTTPTransportError(.other, "curl_global_init failed (\(Self.globalInit.rawValue))"))
+    // libcurl is loaded (and curl_global_init run, once) on the first request: see shim.h.
+    if let problem = dp_curl_load() {
+      return .failure(HTTPTransportError(.other, String(cString: problem)))
     }
-    guard let handle = curl_easy_init() else {
+    guard let handle = dp_curl_easy_init() else {
       return .failure(HTTPTransportError(.other, "curl_easy_init failed"))
     }
-    defer { curl_easy_cleanup(handle) }
+    defer { dp_curl_easy_cleanup(handle) }
 
     let sink = BodySink(limit: maximumBodyBytes)
     let context = Unmanaged.passRetained(sink)
     defer { context.release() }
 
     var headerList: UnsafeMutablePointer<curl_slist>? = nil
-    defer { curl_slist_free_all(headerList) }
-    for line in request.headers { headerList = curl_slist_append(headerList, line) }
+    defer { dp_curl_slist_free_all(headerList) }
+    for line in request.headers { headerList = dp_curl_slist_append(headerList, line) }
     // libcurl adds "Expect: 100-continue" to larger POSTs, costing a round trip; no server
     // of ours needs it.
-    headerList = curl_slist_append(headerList, "Expect:")
+    headerList = dp_curl_slist_append(headerList, "Expect:")
 
     var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorPointer in
@@ -67,13 +65,13 @@ public struct CurlHTTPClient: HTTPClient {
           set(dp_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, bodyStart))
         }
         guard setup == CURLE_OK else { return setup }
-        return curl_easy_perform(handle)
+        return dp_curl_easy_perform(handle)
       }
     }
 
     guard code == CURLE_OK else {
       let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+      let message = detail.isEmpty ? String(cString: dp_curl_easy_strerror(code)) : detail
       return .failure(HTTPTransportError(kind(of: code, handle: handle, sink: sink), message))
     }
     var status = 0

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// Told of what a write transaction is about to commit, from inside that transaction, so
 /// what it writes (the uplink's outbox entries) commits or rolls back with the rows it

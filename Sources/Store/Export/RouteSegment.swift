@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// One continuous stretch of a route: what an export writes as one track segment, so a gap
 /// in capture is never drawn as a line somebody drove.

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// The running shift's route measured so far: the open walk (`RouteMileageAccumulator`)
 /// plus the bookkeeping that keeps it honest against the store. It counts the rows it has

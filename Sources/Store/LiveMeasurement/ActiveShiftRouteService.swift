@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// The running shift's figure as queries: a count of the shift's rows and, only when that
 /// moved, a read of the rows after the last one measured. Neither reads the whole route, so

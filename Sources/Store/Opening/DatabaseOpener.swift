@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Opens the store's file the way a box that loses power with the ignition needs it: the

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// A write that failed: why, and the samples it did not save (no longer pending). Capture
 /// ends its session on this (the seed's "a failed save") and resets its filter to the

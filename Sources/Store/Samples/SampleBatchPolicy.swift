@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When pending samples are written. A power cut loses what is pending, so the oldest
 /// pending sample is never kept waiting longer than `maximumPendingAge`; each commit costs

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// A sample in the units the samples table holds (see `Schema`), and the checks that keep
 /// anything that cannot be stored faithfully out of the file with a clear reason.

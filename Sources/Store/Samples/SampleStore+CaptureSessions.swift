@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 extension SampleStore {
   /// Records that capture session `id` began at `startedAt`.

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 extension SampleStore {
   /// Appends `samples` to the open shift `shiftID` in one transaction: all are committed or

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// One run of capture as recorded: when it began, when and why it ended (nil while running,
 /// or when the process died before it could say).

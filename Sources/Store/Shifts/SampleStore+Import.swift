@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 extension SampleStore {
   /// Stores a track recorded by another logger (read from GPX by RouteFiles) as a new,

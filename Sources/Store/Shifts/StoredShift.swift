@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// A shift as the store holds it: the domain `Shift` plus what reproduces its figure (the
 /// continuity limit it is measured with) and where its route came from.

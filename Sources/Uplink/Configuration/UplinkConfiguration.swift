@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 /// Where and how the box publishes to the fleet's MQTT broker: the `[Uplink]` section of
 /// the daemon's config. The uplink is off unless the section names a broker, so a box that
@@ -70,7 +71,7 @@ public struct UplinkConfiguration: Sendable, Hashable {
     func fail(_ key: String, _ value: String, _ reason: String) -> UplinkConfigurationError {
       UplinkConfigurationError(key: key, value: value, reason: reason)
     }
-    if host.trimmingCharacters(in: .whitespaces).isEmpty || host.contains(" ") {
+    if host.trimmingSpacesAndTabs.isEmpty || host.contains(" ") {
       throw fail("host", host, "must be a broker host name or address without spaces")
     }
     if !(1...65535).contains(port) { throw fail("port", String(port), "must be between 1 and 65535") }

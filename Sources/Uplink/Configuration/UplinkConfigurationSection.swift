@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 extension UplinkConfiguration {
   /// The keys the `[Uplink]` section may hold.
@@ -15,11 +16,11 @@ extension UplinkConfiguration {
   public static func fromSection(_ section: [String: String]) throws(UplinkConfigurationError) -> UplinkConfiguration? {
     var values: [String: String] = [:]
     for (rawKey, rawValue) in section {
-      let key = rawKey.trimmingCharacters(in: .whitespaces).lowercased()
+      let key = rawKey.trimmingSpacesAndTabs.lowercased()
       guard sectionKeys.contains(key) else {
         throw UplinkConfigurationError(key: rawKey, value: rawValue, reason: "is not an [Uplink] setting")
       }
-      values[key] = rawValue.trimmingCharacters(in: .whitespaces)
+      values[key] = rawValue.trimmingSpacesAndTabs
     }
     if values.isEmpty { return nil }
     if let enabled = values["enabled"] {

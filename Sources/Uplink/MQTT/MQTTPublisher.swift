@@ -1,7 +1,8 @@
 import CMosquitto
 import DashPilotCore
 import Dispatch
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -28,7 +29,7 @@ public final class MQTTPublisher: @unchecked Sendable {
   private let configuration: UplinkConfiguration
   private let wake = DispatchSemaphore(value: 0)
   private let networkThreadEnded = DispatchSemaphore(value: 0)
-  private let lifecycle = NSLock()
+  private let lifecycle = Lock()
   private var started = false
   private var stopped = false
 
@@ -126,7 +127,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     defer { lifecycle.unlock() }
     guard !started, !stopped else { return }
     started = true
-    let thread = Thread { [self] in runNetwork() }
+    let thread = NativeThread { [self] in runNetwork() }
     thread.name = "dashpilot-uplink"
     thread.start()
   }
@@ -240,7 +241,7 @@ final class MQTTCallbackBox: @unchecked Sendable {
   private let events: @Sendable (MQTTEvent) -> Void
   private let clock: @Sendable () -> Date
   private let statusTopic: String
-  private let lock = NSLock()
+  private let lock = Lock()
   private var closed = false
   private var stopping = false
   private var connectedNow = false

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the broker password from the file the config names, so the secret never sits in
 /// the config itself. The first line is the password; a trailing newline is not part of it.

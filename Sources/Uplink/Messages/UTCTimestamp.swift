@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 timestamps in UTC with milliseconds ("2023-11-14T22:13:20.000Z"), computed from
 /// the epoch with the civil-from-days algorithm, so the daemon needs neither a calendar nor

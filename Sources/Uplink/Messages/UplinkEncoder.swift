@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// Turns messages into the documented JSON (docs/uplink-messages.md). Pure: the vehicle,
 /// the sequence and every time are passed in, so the same input is always the same bytes.

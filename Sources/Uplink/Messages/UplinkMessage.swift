@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// What the outbox carries to the fleet: every committed sample batch, every completed
 /// shift with its figure, and every capture-session start and end. Each is queued in the

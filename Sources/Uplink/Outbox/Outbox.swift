@@ -1,6 +1,6 @@
 import CSQLite
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// One queued message, exactly as it will be published.
 public struct OutboxEntry: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// A SQLite file of the outbox's own, for running the uplink without the store (the
 /// benchmark, a standalone tool). The daemon passes the store's connection to `Outbox`

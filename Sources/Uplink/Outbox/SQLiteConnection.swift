@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// A failed SQLite call: what was being done and SQLite's own message.
 public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import DashPilotCore
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Drains the outbox to the broker: publishes entries oldest first with a bounded number
 /// in flight, removes each only when the broker acknowledged it, and pauses while there is

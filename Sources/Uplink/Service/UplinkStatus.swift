@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `dashpilotctl status` shows of the uplink.
 public struct UplinkStatus: Sendable, Hashable, Codable {

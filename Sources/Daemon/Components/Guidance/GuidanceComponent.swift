@@ -1,6 +1,7 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 import Guidance
 import Routing
 
@@ -452,7 +453,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   static func milliseconds(since started: Double) -> Double { rounded((MonotonicClock.now() - started) * 1000) }
 
   static func describe(_ coordinate: GeoCoordinate) -> String {
-    String(format: "%.6f,%.6f", coordinate.latitude, coordinate.longitude)
+    "\(coordinate.latitude.fixedPoint(decimals: 6)),\(coordinate.longitude.fixedPoint(decimals: 6))"
   }
 
   static func json(_ coordinate: GeoCoordinate) -> JSONValue {

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import GPSD
 
 /// What status says about gpsd, kept up to date from the source's events whether or not a

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// Gathers a multi-part `import` (the client sends a long track in parts, each under the
 /// line limit) per connection until the part with `more: false` arrives. Bounded, so a

@@ -1,7 +1,7 @@
 import Capture
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import Store
 
 extension RecordingComponent {

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import Store
 
 /// A shift's figure as the socket carries it, worded by `RouteQuality` in the configured

@@ -1,7 +1,7 @@
 import ControlProtocol
 import DashPilotCore
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Guidance
 import Store
 import Uplink

@@ -1,0 +1,93 @@
+import Foundation
+import PlatformSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The Glibc stand-ins the daemon uses instead of Foundation's NSLock, NSCondition, Thread,
+/// String(format:) and trimmingCharacters, checked against what Foundation gives.
+struct PlatformSupportTests {
+  @Test func aNativeThreadRunsItsClosureUnderItsName() throws {
+    let condition = PlatformSupport.Condition()
+    var seenName = ""
+    var ran = false
+    let thread = NativeThread {
+      let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+      condition.withLock {
+        seenName = name.trimmingCharacters(in: .newlines)
+        ran = true
+        condition.broadcast()
+      }
+    }
+    thread.name = "dashpilot.test-thread-name"
+    #expect(thread.start())
+    let deadline = Date(timeIntervalSinceNow: 10)
+    condition.lock()
+    while !ran && condition.wait(until: deadline) {}
+    let (finished, name) = (ran, seenName)
+    condition.unlock()
+    #expect(finished)
+    // Linux keeps 15 bytes of a thread's name.
+    #expect(name == "dashpilot.test-")
+  }
+
+  @Test func aConditionWaitTimesOutAtItsDeadlineAndWakesWhenSignalled() {
+    let condition = PlatformSupport.Condition()
+    condition.lock()
+    let started = Date()
+    #expect(condition.wait(until: started.addingTimeInterval(0.2)) == false)
+    #expect(Date().timeIntervalSince(started) >= 0.19)
+    #expect(condition.wait(until: started.addingTimeInterval(-5)) == false)
+    condition.unlock()
+
+    var value = 0
+    let thread = NativeThread {
+      usleep(50_000)
+      condition.withLock {
+        value = 42
+        condition.signal()
+      }
+    }
+    condition.lock()
+    #expect(thread.start())
+    while value == 0 { #expect(condition.wait(until: Date(timeIntervalSinceNow: 30))) }
+    condition.unlock()
+    #expect(value == 42)
+  }
+
+  @Test func aLockKeepsCountsExactAcrossThreads() {
+    let lock = Lock()
+    let done = PlatformSupport.Condition()
+    var count = 0
+    var finished = 0
+    for _ in 0..<4 {
+      NativeThread {
+        for _ in 0..<10_000 { lock.withLock { count += 1 } }
+        done.withLock {
+          finished += 1
+          done.broadcast()
+        }
+      }.start()
+    }
+    done.lock()
+    while finished < 4 { _ = done.wait(until: Date(timeIntervalSinceNow: 30)) }
+    done.unlock()
+    #expect(lock.withLock { count } == 40_000)
+  }
+
+  @Test(arguments: [0.0, -0.0, 1.5, -2.25, 52.123456789, 1e21, 0.0000004, 123.4565, -0.0005])
+  func fixedPointMatchesFoundationsFormat(value: Double) {
+    for decimals in [0, 1, 3, 6] {
+      #expect(value.fixedPoint(decimals: decimals) == String(format: "%.\(decimals)f", value))
+    }
+  }
+
+  @Test func trimmingSpacesAndTabsLeavesTheInsideAlone() {
+    #expect("  a b\t".trimmingSpacesAndTabs == "a b")
+    #expect("\t \t".trimmingSpacesAndTabs == "")
+    #expect("x".trimmingSpacesAndTabs == "x")
+    #expect(" host name ".dropFirst().trimmingSpacesAndTabs == "host name")
+  }
+}
