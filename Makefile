@@ -16,8 +16,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Every product in release, linked as `make install` links them (static Swift runtime), so
+# the daemon figures (start-up, resident memory, CPU per hour) are those of the installed
+# binary. `.build/release/dashpilot-bench AREA...` reruns one area.
 bench: deps
-	$(SWIFT) build -c release --product dashpilot-bench
+	$(SWIFT) build -c release --static-swift-stdlib
 	.build/release/dashpilot-bench
 
 # libFuzzer on the control request parser for FUZZ_SECONDS (default 60); see scripts/fuzz.

@@ -1,9 +1,5 @@
 import FoundationEssentials
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The one way two positions are measured, by the filter and the calculator alike:
 /// haversine on a sphere. An ellipsoid would be marginally more precise, but the
 /// difference is far smaller than the error already in the positions.
@@ -17,8 +13,8 @@ public enum GeographicDistance {
     let phi2 = radians(b.latitude)
     let dPhi = phi2 - phi1
     let dLambda = radians(b.longitude - a.longitude)
-    let h = sin(dPhi / 2) * sin(dPhi / 2) + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
-    return 2 * earthRadius * asin(min(1, sqrt(h)))
+    let h = Trigonometry.sin(dPhi / 2) * Trigonometry.sin(dPhi / 2) + Trigonometry.cos(phi1) * Trigonometry.cos(phi2) * Trigonometry.sin(dLambda / 2) * Trigonometry.sin(dLambda / 2)
+    return 2 * earthRadius * Trigonometry.asin(min(1, h.squareRoot()))
   }
 
   /// Initial bearing from `a` towards `b`, in degrees clockwise from true north, 0..<360.
@@ -26,9 +22,9 @@ public enum GeographicDistance {
     let phi1 = radians(a.latitude)
     let phi2 = radians(b.latitude)
     let dLambda = radians(b.longitude - a.longitude)
-    let y = sin(dLambda) * cos(phi2)
-    let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(dLambda)
-    return normalizedDegrees(degrees(atan2(y, x)))
+    let y = Trigonometry.sin(dLambda) * Trigonometry.cos(phi2)
+    let x = Trigonometry.cos(phi1) * Trigonometry.sin(phi2) - Trigonometry.sin(phi1) * Trigonometry.cos(phi2) * Trigonometry.cos(dLambda)
+    return normalizedDegrees(degrees(Trigonometry.atan2(y, x)))
   }
 
   /// The position reached from `origin` after `distance` metres on `bearing` degrees.
@@ -39,9 +35,9 @@ public enum GeographicDistance {
     let theta = radians(bearing)
     let phi1 = radians(origin.latitude)
     let lambda1 = radians(origin.longitude)
-    let phi2 = asin(sin(phi1) * cos(delta) + cos(phi1) * sin(delta) * cos(theta))
+    let phi2 = Trigonometry.asin(Trigonometry.sin(phi1) * Trigonometry.cos(delta) + Trigonometry.cos(phi1) * Trigonometry.sin(delta) * Trigonometry.cos(theta))
     let lambda2 =
-      lambda1 + atan2(sin(theta) * sin(delta) * cos(phi1), cos(delta) - sin(phi1) * sin(phi2))
+      lambda1 + Trigonometry.atan2(Trigonometry.sin(theta) * Trigonometry.sin(delta) * Trigonometry.cos(phi1), Trigonometry.cos(delta) - Trigonometry.sin(phi1) * Trigonometry.sin(phi2))
     var longitude = degrees(lambda2)
     if longitude > 180 { longitude -= 360 }
     if longitude < -180 { longitude += 360 }

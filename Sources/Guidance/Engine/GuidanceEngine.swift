@@ -1,10 +1,6 @@
 import DashPilotCore
 import FoundationEssentials
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Follows one route and says when the car has really left it (seed: off-route guidance).
 ///
 /// A value type fed one fix at a time. It reads no clock and does no I/O: each fix carries its

@@ -1,10 +1,6 @@
 import DashPilotCore
 import FoundationEssentials
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A flat (equirectangular) frame centred on one fix, in metres east and north. Within a few
 /// kilometres of the centre its distances are within centimetres of the sphere's at road
 /// latitudes, which is far below GPS noise, and a point-to-segment distance in it is three

@@ -1,10 +1,6 @@
 import DashPilotCore
 import FoundationEssentials
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A coarse index of the route's segments by 250 m square cell, built once with the route, so
 /// that joining (when there is no last progress to search around) looks at the few segments
 /// near the fix instead of every segment of a 100,000-point route on every fix.
