@@ -192,6 +192,22 @@ struct UplinkLiveCaptureTests {
     }
     #expect(recording != nil, "not recording over TLS: \(daemon.log)")
     #expect(daemon.log.contains("uplink: connected to 127.0.0.1:\(rig.broker.port)"))
+    // The dashboards' retained live status shows the car on the drive, in the open shift.
+    let liveTopic = "dashpilot/\(UplinkLiveRig.vehicle)/live"
+    var live: [String: Any] = [:]
+    let liveDeadline = Date(timeIntervalSinceNow: 30)
+    repeat {
+      live = rig.consumer.messages.last { $0.topic == liveTopic }.map { UplinkDaemonTests.payload($0.payload) } ?? [:]
+      if (live["shift"] as? [String: Any])?["id"] as? Int == 1 { break }
+      usleep(200_000)
+    } while Date() < liveDeadline
+    #expect(live["schema"] as? String == "dashpilot.live/1")
+    let position = live["position"] as? [String: Any]
+    #expect(position?["lon"] as? Double == -0.12)
+    #expect(((position?["lat"] as? Double) ?? 0) >= 51.5)
+    let liveShift = live["shift"] as? [String: Any]
+    #expect(liveShift?["id"] as? Int == 1)
+    #expect((((liveShift?["distance"] as? [String: Any])?["usable_positions"] as? Int) ?? 0) > 0)
     let ended = try daemon.controlJSON(["shift", "end"])
     rig.receiver.stop()
     let delivery = try Self.expectDeliveredEqualsStore(rig, daemon, ended: ended)

@@ -33,11 +33,12 @@ final class UplinkLiveRig {
     try receiver.startGPSD()
   }
 
-  /// The `[Uplink]` section: quick reconnects, so a test need not wait out a long back-off.
+  /// The `[Uplink]` section: quick reconnects, so a test need not wait out a long back-off,
+  /// and a live status every second.
   func uplinkSection(caFile: String? = nil) -> String {
     var lines = [
       "[Uplink]", "host=127.0.0.1", "port=\(broker.port)", "vehicle_id=\(Self.vehicle)", "keepalive=5",
-      "reconnect_delay=1", "reconnect_delay_max=2",
+      "reconnect_delay=1", "reconnect_delay_max=2", "live_interval=1",
     ]
     if let caFile { lines.append("ca_file=\(caFile)") }
     return lines.joined(separator: "\n") + "\n"
