@@ -20,6 +20,11 @@ func runUplinkBenchmarks(_ report: inout BenchReport) {
       return
     }
   }
+  do {
+    try UplinkDaemonBench.run(&report)
+  } catch {
+    print("uplink daemon benchmarks skipped: \(error)")
+  }
 }
 
 private struct UplinkDrainFigures {

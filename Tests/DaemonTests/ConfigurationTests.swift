@@ -84,7 +84,7 @@ struct ConfigurationTests {
       ("[Capture]\nMaximumAge=-1\n", "test.conf:2: MaximumAge: \"-1\" is not a number of seconds from 0.1 to 86400"),
       ("[Capture]\nMinimumMovement=five\n", "test.conf:2: MinimumMovement: \"five\" is not a number of metres from 0 to 1000"),
       ("[GPSD]\nAddress=localhost\n", "test.conf:2: Address: \"localhost\" is not HOST:PORT (such as localhost:2947 or [::1]:2947)"),
-      ("[Gpsd]\nAddress=localhost:1\n", "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store"),
+      ("[Gpsd]\nAddress=localhost:1\n", "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store, Uplink"),
       ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
       ("[Store]\nDatabase=relative.sqlite\n", "test.conf:2: Database: \"relative.sqlite\" is not an absolute path"),
       ("[Guidance]\nMode=driving\nMode=walking\n", "test.conf:3: Mode: set twice (first on line 2)"),

@@ -51,7 +51,16 @@ struct UplinkConfigurationFileTests {
     #expect(error(text) == expected)
   }
 
-  @Test("the shipped file documents every [Uplink] key, commented out, with its default")
+  @Test("a misspelt [Uplink] section is refused, and the list of sections it gives includes Uplink")
+  func misspeltSectionListsUplink() {
+    #expect(
+      error("[Uplnk]\nhost=b\n")
+        == "test.conf:2: host: unknown section [Uplnk]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store, Uplink"
+    )
+    #expect(ConfigurationValidator.knownSections.contains(ConfigurationValidator.uplinkSection))
+  }
+
+    @Test("the shipped file documents every [Uplink] key, commented out, with its default")
   func shippedFileDocumentsUplinkKeys() throws {
     let shipped = try String(
       contentsOf: TestPaths.repositoryRoot.appendingPathComponent("config/dashpilot.conf"), encoding: .utf8)

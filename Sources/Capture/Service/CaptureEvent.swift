@@ -11,6 +11,13 @@ public enum SessionStartReason: Sendable, Hashable, CustomStringConvertible {
     case .fixesStarted(nil): "fixes started flowing"
     }
   }
+
+  /// A stable snake_case name for logs and JSON (the uplink's session messages carry it).
+  public var code: String {
+    switch self {
+    case .fixesStarted: "fixes_started"
+    }
+  }
 }
 
 /// Why a capture session ended: each one is an interruption the measurement must see.

@@ -44,14 +44,18 @@ public final class StoreSampleSink: SampleSink {
   }
 
   public func captureSessionStarted(_ session: CaptureSessionID, reason: SessionStartReason, at: Date?) {
-    record { () throws(StoreError) in try batch.store.beginCaptureSession(session, at: at ?? now()) }
+    record { () throws(StoreError) in
+      try batch.store.beginCaptureSession(session, at: at ?? now(), shiftID: batch.shiftID, reason: reason.code)
+    }
   }
 
   public func captureSessionEnded(_ session: CaptureSessionID, reason: SessionEndReason, at: Date?) {
     // What the session kept is written before its end is recorded; a failure here is
     // reported by the next save, which meets the same store.
     _ = try? batch.flush()
-    record { () throws(StoreError) in try batch.store.endCaptureSession(session, at: at ?? now(), reason: reason.code) }
+    record { () throws(StoreError) in
+      try batch.store.endCaptureSession(session, at: at ?? now(), reason: reason.code, shiftID: batch.shiftID)
+    }
   }
 
   private func record(_ body: () throws(StoreError) -> Void) {

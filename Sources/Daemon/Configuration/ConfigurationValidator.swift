@@ -41,7 +41,7 @@ public enum ConfigurationValidator {
         continue
       }
       guard let keys = knownKeys[entry.section] else {
-        return failure("unknown section [\(entry.section)]; sections are \(knownKeys.keys.sorted().joined(separator: ", "))")
+        return failure("unknown section [\(entry.section)]; sections are \(knownSections.joined(separator: ", "))")
       }
       guard keys.contains(entry.key) else {
         return failure("unknown key in [\(entry.section)]; its keys are \(keys.joined(separator: ", "))")
@@ -68,6 +68,9 @@ public enum ConfigurationValidator {
 
   /// The section read by `UplinkConfiguration.fromSection` rather than by `knownKeys`.
   public static let uplinkSection = "Uplink"
+
+  /// Every section the file may hold, sorted, for the unknown-section message.
+  public static var knownSections: [String] { (Array(knownKeys.keys) + [uplinkSection]).sorted() }
 
   /// Sets one entry; returns what was wrong with its value, or nil.
   static func set(_ entry: ConfigurationEntry, in configuration: inout DaemonConfiguration) -> String? {

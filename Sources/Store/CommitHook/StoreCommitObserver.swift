@@ -9,10 +9,15 @@ public protocol StoreCommitObserver: AnyObject {
   func samplesStored(_ samples: [RouteSample], shiftID: Int64) throws(StoreError)
   /// A shift completed (ended, or imported whole), with its figure measured from its rows.
   func shiftCompleted(_ shift: Shift, distance: RouteDistance) throws(StoreError)
-  /// A capture session's row was created (its first sample, or an explicit begin).
-  func captureSessionBegan(_ id: CaptureSessionID, at startedAt: Date, shiftID: Int64?) throws(StoreError)
-  /// A capture session was marked ended.
-  func captureSessionEnded(_ id: CaptureSessionID, at endedAt: Date, reason: String) throws(StoreError)
+  /// A capture session's row was created (an explicit begin, or its first sample), in
+  /// shift `shiftID` (nil when none was open), and why: capture's own code
+  /// ("fixes_started"), or `SampleStore.sessionBegunByFirstSample`.
+  func captureSessionBegan(
+    _ id: CaptureSessionID, at startedAt: Date, shiftID: Int64?, reason: String) throws(StoreError)
+  /// A capture session was marked ended, in shift `shiftID` (nil when none was open), with
+  /// the reason the store records ("connection_lost", "daemon restarted", ...).
+  func captureSessionEnded(
+    _ id: CaptureSessionID, at endedAt: Date, shiftID: Int64?, reason: String) throws(StoreError)
 }
 
 extension SampleStore {

@@ -2,18 +2,29 @@ import DashPilotCore
 import FoundationEssentials
 
 extension SampleStore {
-  /// Records that capture session `id` began at `startedAt`.
-  public func beginCaptureSession(_ id: CaptureSessionID, at startedAt: Date) throws(StoreError) {
+  /// The reason a commit observer is given for a session begun by its first stored sample
+  /// rather than by an explicit `beginCaptureSession`.
+  public static let sessionBegunByFirstSample = "first_sample"
+
+  /// Records that capture session `id` began at `startedAt`, capturing into `shiftID` (the
+  /// open shift when nil), and why (capture's code, such as "fixes_started"). The row keeps
+  /// neither; the commit observer is told both, so the fleet hears why and for which shift.
+  public func beginCaptureSession(
+    _ id: CaptureSessionID, at startedAt: Date, shiftID: Int64? = nil, reason: String = "started"
+  ) throws(StoreError) {
     let start = try EncodedSample.milliseconds(startedAt, role: "capture session start")
     try write("begin capture session \(id)") { () throws(StoreError) in
       if try storedCaptureSession(id) != nil { throw .captureSessionAlreadyBegun(id) }
-      _ = try insertCaptureSession(id, startMilliseconds: start, shiftID: nil)
+      _ = try insertCaptureSession(id, startMilliseconds: start, shiftID: try shiftOrOpenShift(shiftID), reason: reason)
     }
   }
 
   /// Records that capture session `id` ended at `endedAt` and why (for example
-  /// "gpsd connection lost", "sample could not be saved").
-  public func endCaptureSession(_ id: CaptureSessionID, at endedAt: Date, reason: String) throws(StoreError) {
+  /// "gpsd connection lost", "sample could not be saved"). `shiftID` is the shift it
+  /// captured into (the open shift when nil), for the commit observer.
+  public func endCaptureSession(
+    _ id: CaptureSessionID, at endedAt: Date, reason: String, shiftID: Int64? = nil
+  ) throws(StoreError) {
     let end = try EncodedSample.milliseconds(endedAt, role: "capture session end")
     try write("end capture session \(id)") { () throws(StoreError) in
       guard let session = try storedCaptureSession(id) else { throw .captureSessionNotFound(id) }
@@ -26,12 +37,16 @@ extension SampleStore {
         try s.bind(id.rawValue, at: 3)
         try s.step()
       }
-      try commitObserver?.captureSessionEnded(id, at: EncodedSample.date(milliseconds: end), reason: reason)
+      if let commitObserver {
+        try commitObserver.captureSessionEnded(
+          id, at: EncodedSample.date(milliseconds: end), shiftID: try shiftOrOpenShift(shiftID), reason: reason)
+      }
     }
   }
 
   /// Ends every session still marked running: after a crash or power cut none of them is,
-  /// and the daemon says so on start. Returns the sessions it ended.
+  /// and the daemon says so on start. Returns the sessions it ended. Capture runs only
+  /// inside the open shift, so a session left running belonged to the shift still open.
   @discardableResult
   public func endRunningCaptureSessions(at endedAt: Date, reason: String) throws(StoreError) -> [CaptureSessionID] {
     let end = try EncodedSample.milliseconds(endedAt, role: "capture session end")
@@ -44,10 +59,11 @@ extension SampleStore {
         try s.bind(reason, at: 2)
         try s.step()
       }
-      if let commitObserver {
+      if let commitObserver, !running.isEmpty {
+        let openShiftID = try shiftOrOpenShift(nil)
         for session in running {
           let ended = try storedCaptureSession(session)?.endedAt ?? EncodedSample.date(milliseconds: end)
-          try commitObserver.captureSessionEnded(session, at: ended, reason: reason)
+          try commitObserver.captureSessionEnded(session, at: ended, shiftID: openShiftID, reason: reason)
         }
       }
       return running
@@ -71,6 +87,12 @@ extension SampleStore {
 
   // MARK: - Rows
 
+  /// `shiftID`, or the open shift's id when nil (nil when none is open either).
+  private func shiftOrOpenShift(_ shiftID: Int64?) throws(StoreError) -> Int64? {
+    if let shiftID { return shiftID }
+    return try openShift()?.id
+  }
+
   func storedCaptureSession(_ id: CaptureSessionID) throws(StoreError) -> StoredCaptureSession? {
     try database.withStatement(
       "SELECT session_key, started_at_ms, ended_at_ms, end_reason FROM capture_sessions WHERE session_key = ?"
@@ -87,7 +109,7 @@ extension SampleStore {
   }
 
   func insertCaptureSession(
-    _ id: CaptureSessionID, startMilliseconds: Int64, shiftID: Int64?
+    _ id: CaptureSessionID, startMilliseconds: Int64, shiftID: Int64?, reason: String
   ) throws(StoreError) -> Int64 {
     let row = try database.withStatement(
       "INSERT INTO capture_sessions (session_key, started_at_ms) VALUES (?, ?)"
@@ -98,7 +120,7 @@ extension SampleStore {
       return database.lastInsertRowID
     }
     try commitObserver?.captureSessionBegan(
-      id, at: EncodedSample.date(milliseconds: startMilliseconds), shiftID: shiftID)
+      id, at: EncodedSample.date(milliseconds: startMilliseconds), shiftID: shiftID, reason: reason)
     return row
   }
 
@@ -117,7 +139,8 @@ extension SampleStore {
     if let existing {
       row = existing
     } else {
-      row = try insertCaptureSession(id, startMilliseconds: startMilliseconds, shiftID: shiftID)
+      row = try insertCaptureSession(
+        id, startMilliseconds: startMilliseconds, shiftID: shiftID, reason: Self.sessionBegunByFirstSample)
     }
     sessionRowsByID[id] = row
     sessionIDsByRow[row] = id

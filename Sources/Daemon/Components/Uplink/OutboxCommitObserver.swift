@@ -31,13 +31,16 @@ final class OutboxCommitObserver: StoreCommitObserver {
     try enqueue(.shift(report))
   }
 
-  func captureSessionBegan(_ id: CaptureSessionID, at startedAt: Date, shiftID: Int64?) throws(StoreError) {
-    try enqueue(
-      .session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .start, at: startedAt, reason: "started")))
+  func captureSessionBegan(
+    _ id: CaptureSessionID, at startedAt: Date, shiftID: Int64?, reason: String
+  ) throws(StoreError) {
+    try enqueue(.session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .start, at: startedAt, reason: reason)))
   }
 
-  func captureSessionEnded(_ id: CaptureSessionID, at endedAt: Date, reason: String) throws(StoreError) {
-    try enqueue(.session(SessionEvent(shiftID: nil, captureSession: id, phase: .end, at: endedAt, reason: reason)))
+  func captureSessionEnded(
+    _ id: CaptureSessionID, at endedAt: Date, shiftID: Int64?, reason: String
+  ) throws(StoreError) {
+    try enqueue(.session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .end, at: endedAt, reason: reason)))
   }
 
   private func enqueue(_ message: UplinkMessage) throws(StoreError) {
