@@ -13,8 +13,7 @@ public enum GPSDJSONDecoder {
   public static func decode(_ line: some StringProtocol) -> GPSDReport? {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
     guard trimmed.first == "{" else { return nil }
-    guard let fields = try? JSONDecoder().decode(GPSDJSONFields.self, from: Data(String(trimmed).utf8)),
-      let className = fields.className
+    guard let fields = GPSDJSONFields(line: trimmed), let className = fields.className
     else { return nil }
     return decode(fields, className: className)
   }

@@ -1,10 +1,11 @@
-import FoundationEssentials
-
-/// The members of one gpsd JSON object that DashPilot reads, each decoded on its own: a
-/// member of the wrong type or out of Double's range (`"lat":"x"`, `"speed":1e400`) is
-/// absent, and the rest of the report still counts. A line that is not a JSON object at
-/// all does not decode.
-struct GPSDJSONFields: Decodable {
+/// The members of one gpsd JSON object that DashPilot reads. A member of the wrong type or
+/// beyond Double's range (`"lat":"x"`, `"speed":1e400`) is absent and the rest of the
+/// report still counts; a line that is not one whole, valid JSON object does not decode.
+///
+/// Read by `GPSDJSONScanner` rather than JSONDecoder: every line gpsd sends (SKY reports
+/// with dozens of satellites included) passes through here, and the generic decoder cost
+/// about four fifths of the daemon's CPU per fix (perf, `make bench` reliability figures).
+struct GPSDJSONFields {
   var className: String?
   var mode: Double?
   var time: String?
@@ -25,37 +26,37 @@ struct GPSDJSONFields: Decodable {
   var protoMinor: Double?
   var message: String?
 
-  enum Key: String, CodingKey {
-    case className = "class"
-    case mode, time, lat, lon, eph, epx, epy, speed, track, device, path, activated, release, message
-    case protoMajor = "proto_major"
-    case protoMinor = "proto_minor"
+  /// The fields of `line`, nil unless the whole line is one valid JSON object.
+  init?(line: some StringProtocol) {
+    var scanner = GPSDJSONScanner(Array(line.utf8))
+    var fields = GPSDJSONFields()
+    guard scanner.scanObject(with: { key, value in fields.take(key, value) }) else { return nil }
+    self = fields
   }
 
-  init(from decoder: any Decoder) throws {
-    let members = try decoder.container(keyedBy: Key.self)
-    func text(_ key: Key) -> String? { (try? members.decodeIfPresent(String.self, forKey: key)) ?? nil }
-    func number(_ key: Key) -> Double? { (try? members.decodeIfPresent(Double.self, forKey: key)) ?? nil }
-    className = text(.className)
-    mode = number(.mode)
-    time = text(.time)
-    lat = number(.lat)
-    lon = number(.lon)
-    eph = number(.eph)
-    epx = number(.epx)
-    epy = number(.epy)
-    speed = number(.speed)
-    track = number(.track)
-    device = text(.device)
-    path = text(.path)
-    if let stamp = text(.activated) {
-      activated = !stamp.isEmpty
-    } else if let seconds = number(.activated) {
-      activated = seconds != 0
+  private init() {}
+
+  private mutating func take(_ key: String, _ value: GPSDJSONScanner.Value) {
+    switch (key, value) {
+    case ("class", .text(let text)): className = text
+    case ("mode", .number(let number)): mode = number
+    case ("time", .text(let text)): time = text
+    case ("lat", .number(let number)): lat = number
+    case ("lon", .number(let number)): lon = number
+    case ("eph", .number(let number)): eph = number
+    case ("epx", .number(let number)): epx = number
+    case ("epy", .number(let number)): epy = number
+    case ("speed", .number(let number)): speed = number
+    case ("track", .number(let number)): track = number
+    case ("device", .text(let text)): device = text
+    case ("path", .text(let text)): path = text
+    case ("activated", .text(let text)): activated = !text.isEmpty
+    case ("activated", .number(let number)): activated = number != 0
+    case ("release", .text(let text)): release = text
+    case ("proto_major", .number(let number)): protoMajor = number
+    case ("proto_minor", .number(let number)): protoMinor = number
+    case ("message", .text(let text)): message = text
+    default: break
     }
-    release = text(.release)
-    protoMajor = number(.protoMajor)
-    protoMinor = number(.protoMinor)
-    message = text(.message)
   }
 }

@@ -1,0 +1,191 @@
+/// A validating reader of one JSON object (RFC 8259), handing each top-level member's key
+/// and scalar value to the caller and skipping nested arrays and objects after checking
+/// them. It never traps on any input: every index is bounds-checked, nesting is limited,
+/// and anything malformed makes the whole object fail.
+struct GPSDJSONScanner {
+  enum Value {
+    case text(String)
+    /// A JSON number as Double; one beyond Double's range reads as ±infinity, which the
+    /// decoder then treats as absent.
+    case number(Double)
+    case boolean(Bool)
+    case null
+    /// An array or object, checked and skipped.
+    case nested
+  }
+
+  /// Deeper nesting than gpsd ever writes is refused rather than followed.
+  static let maximumDepth = 32
+
+  private let bytes: [UInt8]
+  private var index = 0
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  /// Reads the whole input as one object; false if it is anything else (trailing text
+  /// included).
+  mutating func scanObject(with member: (String, Value) -> Void) -> Bool {
+    skipWhitespace()
+    guard scanMembers(depth: 0, member: member) else { return false }
+    skipWhitespace()
+    return index == bytes.count
+  }
+
+  private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  private mutating func skipWhitespace() {
+    while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
+  }
+
+  private mutating func consume(_ byte: UInt8) -> Bool {
+    guard current == byte else { return false }
+    index += 1
+    return true
+  }
+
+  /// `{ "key": value, ... }`, reporting each member to `member`.
+  private mutating func scanMembers(depth: Int, member: (String, Value) -> Void) -> Bool {
+    guard depth < Self.maximumDepth, consume(UInt8(ascii: "{")) else { return false }
+    skipWhitespace()
+    if consume(UInt8(ascii: "}")) { return true }
+    while true {
+      skipWhitespace()
+      guard let key = scanString() else { return false }
+      skipWhitespace()
+      guard consume(UInt8(ascii: ":")) else { return false }
+      skipWhitespace()
+      guard let value = scanValue(depth: depth) else { return false }
+      member(key, value)
+      skipWhitespace()
+      if consume(UInt8(ascii: ",")) { continue }
+      return consume(UInt8(ascii: "}"))
+    }
+  }
+
+  private mutating func scanElements(depth: Int) -> Bool {
+    guard depth < Self.maximumDepth, consume(UInt8(ascii: "[")) else { return false }
+    skipWhitespace()
+    if consume(UInt8(ascii: "]")) { return true }
+    while true {
+      skipWhitespace()
+      guard scanValue(depth: depth) != nil else { return false }
+      skipWhitespace()
+      if consume(UInt8(ascii: ",")) { continue }
+      return consume(UInt8(ascii: "]"))
+    }
+  }
+
+  private mutating func scanValue(depth: Int) -> Value? {
+    switch current {
+    case UInt8(ascii: "{"): return scanMembers(depth: depth + 1) { _, _ in } ? .nested : nil
+    case UInt8(ascii: "["): return scanElements(depth: depth + 1) ? .nested : nil
+    case UInt8(ascii: "\""): return scanString().map(Value.text)
+    case UInt8(ascii: "t"): return scanLiteral("true") ? .boolean(true) : nil
+    case UInt8(ascii: "f"): return scanLiteral("false") ? .boolean(false) : nil
+    case UInt8(ascii: "n"): return scanLiteral("null") ? .null : nil
+    default: return scanNumber().map(Value.number)
+    }
+  }
+
+  private mutating func scanLiteral(_ word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { return false }
+    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+    index += count
+    return true
+  }
+
+  /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, exactly JSON's grammar (so
+  /// no NaN, Infinity, hex or leading plus, which Double's own parser would accept).
+  private mutating func scanNumber() -> Double? {
+    let start = index
+    _ = consume(UInt8(ascii: "-"))
+    guard let first = current, isDigit(first) else { return nil }
+    index += 1
+    if first != UInt8(ascii: "0") { skipDigits() }
+    if consume(UInt8(ascii: ".")) {
+      guard let digit = current, isDigit(digit) else { return nil }
+      skipDigits()
+    }
+    if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+      index += 1
+      if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+      guard let digit = current, isDigit(digit) else { return nil }
+      skipDigits()
+    }
+    return Double(String(decoding: bytes[start..<index], as: UTF8.self))
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+  private mutating func skipDigits() {
+    while let byte = current, isDigit(byte) { index += 1 }
+  }
+
+  /// A string with JSON's escapes; raw control characters and bad escapes fail.
+  private mutating func scanString() -> String? {
+    guard consume(UInt8(ascii: "\"")) else { return nil }
+    let start = index
+    // The common case, no escapes: one slice, decoded once.
+    while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
+    if consume(UInt8(ascii: "\"")) { return String(decoding: bytes[start..<(index - 1)], as: UTF8.self) }
+    var text = Array(bytes[start..<index])
+    while let byte = current {
+      index += 1
+      switch byte {
+      case UInt8(ascii: "\""): return String(decoding: text, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        guard let escaped = current else { return nil }
+        index += 1
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
+        case UInt8(ascii: "b"): text.append(0x08)
+        case UInt8(ascii: "f"): text.append(0x0C)
+        case UInt8(ascii: "n"): text.append(0x0A)
+        case UInt8(ascii: "r"): text.append(0x0D)
+        case UInt8(ascii: "t"): text.append(0x09)
+        case UInt8(ascii: "u"):
+          guard let scalar = scanUnicodeEscape() else { return nil }
+          text.append(contentsOf: Array(String(Character(scalar)).utf8))
+        default: return nil
+        }
+      default:
+        guard byte >= 0x20 else { return nil }
+        text.append(byte)
+      }
+    }
+    return nil
+  }
+
+  /// The XXXX of `\uXXXX` (and a following low surrogate); a lone surrogate reads as U+FFFD.
+  private mutating func scanUnicodeEscape() -> Unicode.Scalar? {
+    guard let high = scanHexQuad() else { return nil }
+    if (0xD800..<0xDC00).contains(high) {
+      let save = index
+      if consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")), let low = scanHexQuad(), (0xDC00..<0xE000).contains(low) {
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+      }
+      index = save
+      return "\u{FFFD}"
+    }
+    return Unicode.Scalar(high) ?? "\u{FFFD}"
+  }
+
+  private mutating func scanHexQuad() -> UInt32? {
+    guard index + 4 <= bytes.count else { return nil }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: return nil
+      }
+      value = value << 4 | digit
+      index += 1
+    }
+    return value
+  }
+}
