@@ -30,6 +30,19 @@ struct DaemonReceiverUnplugTests {
       }
   }
 
+  /// The next event on `follower` that `match` accepts, within 30 s.
+  static func nextEvent(_ follower: RawSocketClient, _ match: ([String: Any]) -> Bool) -> [String: Any]? {
+    let deadline = Date(timeIntervalSinceNow: 30)
+    while deadline.timeIntervalSinceNow > 0 {
+      guard let line = follower.readLine(timeout: deadline.timeIntervalSinceNow) else { return nil }
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        let event = object["event"] as? [String: Any]
+      else { continue }
+      if match(event) { return event }
+    }
+    return nil
+  }
+
   @Test("unplugged: the session ends as device deactivated; plugged back: a new session, a gap, nothing lost")
   func unplugAndPlugBack() throws {
     let directory = try TestPaths.temporaryDirectory("receiver-unplug")
@@ -58,6 +71,10 @@ struct DaemonReceiverUnplugTests {
         ($0.object("shift.distance")?["usable_positions"] as? Int ?? 0) >= Self.fixesBefore / 2
       }, "no rows stored: \(daemon.log)")
 
+    // A client following the daemon's events, as a dashboard would.
+    let follower = try RawSocketClient(path: daemon.socketPath)
+    #expect(follower.ask(#"{"v":1,"id":1,"cmd":"events"}"#)?["ok"] as? Bool == true)
+
     // Pulled out: the terminal closes, then udev tells gpsd.
     let committed = try DaemonDatabaseProbe.sampleIDs(daemon.databasePath, shift: 1)
     let lastFed = try #require(first.unplug())
@@ -71,6 +88,11 @@ struct DaemonReceiverUnplugTests {
     let log = daemon.log
     #expect(log.contains("receiver \(first.devicePath) removed"), "\(log)")
     #expect(log.contains("capture session \(firstSession) of shift 1 ended: device \(first.devicePath) deactivated"), "\(log)")
+    let endedEvent = try #require(
+      Self.nextEvent(follower) { $0["type"] as? String == "capture.session_ended" }, "no capture.session_ended event")
+    let endedFields = endedEvent["fields"] as? [String: Any] ?? [:]
+    #expect(endedFields["session"] as? String == firstSession)
+    #expect(endedFields["reason"] as? String == "device \(first.devicePath) deactivated", "\(endedEvent)")
     #expect(
       try DaemonDatabaseProbe.query(daemon.databasePath, "SELECT end_reason FROM capture_sessions ORDER BY id")
         == ["device_deactivated"])
@@ -97,6 +119,9 @@ struct DaemonReceiverUnplugTests {
         return session != firstSession && status.object("gpsd")?["device"] as? String == second.devicePath
       }, "no new session after the plug: \(daemon.log)")
     let secondSession = try #require(replugged.object("capture")?["session"] as? String)
+    let startedEvent = try #require(
+      Self.nextEvent(follower) { $0["type"] as? String == "capture.session_started" }, "no capture.session_started event")
+    #expect((startedEvent["fields"] as? [String: Any])?["session"] as? String == secondSession)
     #expect(daemon.log.contains("receiver \(second.devicePath) active"))
     #expect(daemon.log.contains("capture session \(secondSession) started for shift 1"))
     #expect(second.waitForCycle(secondFirstCycle + Self.fixesAfter, timeout: 60))
