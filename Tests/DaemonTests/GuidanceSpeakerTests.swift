@@ -130,8 +130,9 @@ struct GuidanceSpeakerTests {
     let directory = try TestPaths.temporaryDirectory("speaker")
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = directory.appendingPathComponent("heard.txt")
-    // "hang" never ends by itself; any other line is written out at once.
-    let script = #"read line; [ "$line" = hang ] && exec sleep 60; echo "$line" >> "$0""#
+    // "hang" never ends by itself (a shell waiting on its own child, which must be
+    // stopped with it); any other line is written out at once.
+    let script = #"read line; [ "$line" = hang ] && { sleep 60; echo "$line" >> "$0"; }; echo "$line" >> "$0""#
     var failures: [String] = []
     let speaker = Speaker(
       command: try SpeechCommand(parsing: "/bin/sh -c '\(script)' \(output.path)"), maximumSpeechDuration: 0.5

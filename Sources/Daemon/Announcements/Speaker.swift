@@ -62,7 +62,8 @@ public final class Speaker {
         dropped += 1
         // Every drop is said: each is a line the driver did not hear.
         onFailure(
-          "the speech command \(command.program) is still speaking and \(maximumWaiting) lines are waiting; \"\(oldest)\" was dropped")
+          "the speech command \(command.program) is still speaking and \(maximumWaiting) lines are waiting;"
+            + " \"\(oldest)\" was dropped")
       }
       waiting.append(text)
       return true
@@ -78,8 +79,11 @@ public final class Speaker {
       let result = waitpid(current.pid, &status, WNOHANG)
       if result == 0 {
         if MonotonicClock.now() - current.startedAt > maximumSpeechDuration {
-          kill(current.pid, SIGKILL)
-          report("the speech command \(command.program) was still speaking \"\(current.text)\" after \(maximumSpeechDuration) s and was stopped")
+          // The whole group: a command that is a script leaves no speaker behind.
+          kill(-current.pid, SIGKILL)
+          report(
+            "the speech command \(command.program) was still speaking \"\(current.text)\""
+              + " after \(maximumSpeechDuration) s and was stopped")
           // Collected by the next reap, once the kernel has ended it.
           speaking?.startedAt = .infinity
         }
@@ -164,7 +168,10 @@ public final class Speaker {
     sigemptyset(&unblocked)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setsigmask(&attributes, &unblocked)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    // A process group of its own, so one that speaks too long is stopped with its children.
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
     let argv = command.arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
