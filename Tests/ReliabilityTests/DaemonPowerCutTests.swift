@@ -103,6 +103,12 @@ struct DaemonPowerCutTests {
     sessions.insert(try #require(last.object("capture")?["session"] as? String))
     #expect(sessions.count == Self.cuts + 1)
 
+    // The live figure (no shift window: the drive's fix times are years before the
+    // wall-clock shift) has exactly one gap per cut between the sessions' segments.
+    let live = try #require(
+      daemon.waitForStatus(timeout: 30) { $0.object("shift.distance")?["segments"] as? Int == Self.cuts + 1 },
+      "the live figure never had \(Self.cuts + 1) segments: \(String(describing: try? daemon.controlJSON(["status"])))")
+    #expect(live.object("shift.distance")?["gaps"] as? Int == Self.cuts)
     let shown = try daemon.controlJSON(["shift", "show", "1"])
     #expect(shown["capture_sessions"] as? Int == Self.cuts + 1)
     let ended = try daemon.controlJSON(["shift", "end"])
