@@ -25,7 +25,7 @@ struct RealTimeDrive: Sendable {
     firstCycleTimeMilliseconds + Int64(cycle) * Int64(1000 / cyclesPerSecond)
   }
 
-  /// Latitude ×10⁷ as the store keeps it, for cycle c (to compare with stored rows).
+  /// Cycle c's latitude: minutes past 51° N.
   static func latitudeMinutes(cycle: Int) -> Double { 30.0 + Double(cycle) * metresPerCycle / 1852.0 }
 
   func isFix(cycle: Int) -> Bool { cycle >= leadIn }
