@@ -33,7 +33,7 @@ struct GuidanceSpeakerTests {
   /// Polls `reap()` until every child has ended (the test's own wait; the daemon reaps once
   /// a second from its tick).
   static func reapAll(_ speaker: Speaker) {
-    for _ in 0..<400 where speaker.speakingCount > 0 {
+    for _ in 0..<2_000 where speaker.speakingCount > 0 {
       speaker.reap()
       usleep(10_000)
     }
@@ -77,19 +77,73 @@ struct GuidanceSpeakerTests {
     #expect(speaker.started == 0)
   }
 
-  @Test("a command that hangs does not pile up processes: lines beyond the limit are dropped")
+  @Test("a slow command speaks one line at a time, in the order the lines came")
+  func slowCommandSpeaksInOrder() throws {
+    let directory = try TestPaths.temporaryDirectory("speaker")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = directory.appendingPathComponent("heard.txt")
+    // Each line begins with how long it takes to say, the first the longest: run at once,
+    // the lines would finish (and be written) in reverse. Each child notes its start too,
+    // so two children at once would show as two starts in a row.
+    let script = #"read line; echo "start $line" >> "$0"; sleep "${line%% *}"; echo "end $line" >> "$0""#
+    var failures: [String] = []
+    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c '\(script)' \(output.path)")) {
+      failures.append($0)
+    }
+    let lines = ["0.6 길을 벗어났어. 다시 찾아볼게", "0.4 길을 못 찾았어", "0.2 three", "0 four"]
+    for line in lines {
+      #expect(speaker.speak(line))
+      #expect(speaker.speakingCount == 1)
+    }
+    #expect(speaker.waitingCount == 3)
+    Self.reapAll(speaker)
+    let heard = try String(contentsOf: output, encoding: .utf8)
+    #expect(heard == lines.map { "start \($0)\nend \($0)\n" }.joined())
+    #expect(speaker.started == 4 && speaker.succeeded == 4 && speaker.dropped == 0)
+    #expect(failures.isEmpty)
+  }
+
+  @Test("a command that hangs does not pile up processes: a full queue drops its oldest line, said each time")
   func hangingCommand() throws {
     var failures: [String] = []
-    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c 'read line; sleep 1'"), maximumSpeaking: 2) {
+    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c 'read line; sleep 1'"), maximumWaiting: 2) {
       failures.append($0)
     }
     #expect(speaker.speak("one"))
     #expect(speaker.speak("two"))
-    #expect(!speaker.speak("three"))
-    #expect(speaker.speakingCount == 2)
-    #expect(failures == [#"the speech command /bin/sh is still speaking 2 earlier lines; "three" was dropped"#])
+    #expect(speaker.speak("three"))
+    #expect(speaker.speak("four"))
+    #expect(speaker.speak("five"))
+    #expect(speaker.speakingCount == 1 && speaker.waitingCount == 2)
+    #expect(
+      failures == [
+        #"the speech command /bin/sh is still speaking and 2 lines are waiting; "two" was dropped"#,
+        #"the speech command /bin/sh is still speaking and 2 lines are waiting; "three" was dropped"#,
+      ])
     Self.reapAll(speaker)
-    #expect(speaker.speakingCount == 0 && speaker.succeeded == 2)
+    #expect(speaker.speakingCount == 0 && speaker.waitingCount == 0)
+    #expect(speaker.started == 3 && speaker.succeeded == 3 && speaker.dropped == 2)
+  }
+
+  @Test("a child that speaks too long is stopped, reported once, and the next line is spoken")
+  func overlongSpeechIsStopped() throws {
+    let directory = try TestPaths.temporaryDirectory("speaker")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = directory.appendingPathComponent("heard.txt")
+    // "hang" never ends by itself (a shell waiting on its own child, which must be
+    // stopped with it); any other line is written out at once.
+    let script = #"read line; [ "$line" = hang ] && { sleep 60; echo "$line" >> "$0"; }; echo "$line" >> "$0""#
+    var failures: [String] = []
+    let speaker = Speaker(
+      command: try SpeechCommand(parsing: "/bin/sh -c '\(script)' \(output.path)"), maximumSpeechDuration: 0.5
+    ) { failures.append($0) }
+    #expect(speaker.speak("hang"))
+    #expect(speaker.speak("after"))
+    Self.reapAll(speaker)
+    #expect(speaker.speakingCount == 0)
+    #expect(try String(contentsOf: output, encoding: .utf8) == "after\n")
+    #expect(failures == [#"the speech command /bin/sh was still speaking "hang" after 0.5 s and was stopped"#])
+    #expect(speaker.started == 2 && speaker.succeeded == 1)
   }
 
   /// espeak-ng is in scripts/deps/guidance.txt, so `make test` installs it.

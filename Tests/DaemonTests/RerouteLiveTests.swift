@@ -184,13 +184,9 @@ struct RerouteLiveTests {
       text = (try? String(contentsOf: spoken, encoding: .utf8)) ?? ""
       usleep(50_000)
     }
-    // Each line said once...
-    #expect(text.split(separator: "\n").sorted() == ["길을 못 찾았어", "길을 벗어났어. 다시 찾아볼게"])
-    // ...but the Speaker runs up to three speech commands at once, so two lines close
-    // together can overlap or finish out of order: a known defect (speech should be queued).
-    withKnownIssue("speech commands run concurrently, so lines can arrive out of order", isIntermittent: true) {
-      #expect(text == "길을 벗어났어. 다시 찾아볼게\n길을 못 찾았어\n")
-    }
+    // Each line said once, one after the other, in the order announced (the Speaker
+    // queues lines and runs one speech command at a time).
+    #expect(text == "길을 벗어났어. 다시 찾아볼게\n길을 못 찾았어\n")
   }
 
   @Test("walking routes with Valhalla's pedestrian costing: straight along a one-way street cars cannot take")

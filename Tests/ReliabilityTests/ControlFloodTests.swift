@@ -25,48 +25,15 @@ import Testing
     let daemon = try DaemonUnderTest(config: "[Control]\nMaximumClients=1000\nIdleTimeout=120\n")
     defer { daemon.stop() }
     try daemon.waitUntilReady()
-    let pid = Int(daemon.pid)
 
     let good = try (0..<Self.wellFormed).map { _ in try RawSocketClient(path: daemon.socketPath) }
     let silent = try (0..<Self.idle).map { _ in try RawSocketClient(path: daemon.socketPath) }
     let noisy = try (0..<Self.garbage).map { _ in try RawSocketClient(path: daemon.socketPath) }
-    var answered = 0
-    var garbageRefused = 0
-    var overlongRefused = 0
+    var tally = FloodTally()
     for round in 0..<Self.rounds {
-      // 50 more clients each round, each sending a line past the 64 KiB limit.
-      let overlong = try (0..<Self.overlongPerRound).map { _ in try RawSocketClient(path: daemon.socketPath) }
-      // Everything is sent before anything is read, so the daemon has all of it at once.
-      let work = FloodWork(good: good, noisy: noisy, overlong: overlong, round: round)
-      DispatchQueue.concurrentPerform(iterations: 3) { part in work.send(part) }
-      // A real dashpilotctl in the middle of it.
-      let control = try daemon.control(["status", "--json"])
-      #expect(control.status == 0, "dashpilotctl status failed in round \(round): \(control.standardError)")
-      for (index, client) in good.enumerated() {
-        for request in 0..<Self.requestsPerRound {
-          let id = FloodWork.id(client: index, round: round, request: request)
-          let answer = client.readLine(timeout: 30).flatMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
-          }
-          let result = answer?["result"] as? [String: Any]
-          let daemonSection = result?["daemon"] as? [String: Any]
-          let correct = answer?["id"] as? Int == id && answer?["ok"] as? Bool == true
-            && daemonSection?["pid"] as? Int == pid && daemonSection?["state"] as? String == "running"
-          #expect(correct, "client \(index) round \(round) request \(request): \(String(describing: answer))")
-          if correct { answered += 1 }
-        }
-      }
-      for client in noisy {
-        for _ in Self.garbageLines {
-          let line = client.readLine(timeout: 30) ?? ""
-          if line.contains(#""ok":false"#) && line.contains(#""code":""#) { garbageRefused += 1 }
-        }
-      }
-      for client in overlong {
-        let line = client.readLine(timeout: 30) ?? ""
-        if line.contains(#""code":"line_too_long""#) && client.isClosedByPeer() { overlongRefused += 1 }
-      }
+      tally.add(try Self.floodRound(round, daemon: daemon, good: good, noisy: noisy))
     }
+    let answered = tally.answered, garbageRefused = tally.garbageRefused, overlongRefused = tally.overlongRefused
     #expect(answered == Self.wellFormed * Self.rounds * Self.requestsPerRound)
     #expect(garbageRefused == Self.garbage * Self.rounds * Self.garbageLines.count)
     #expect(overlongRefused == Self.overlongPerRound * Self.rounds)
@@ -85,6 +52,49 @@ import Testing
 }
 
 extension ControlFloodTests {
+  /// One round of the flood: 50 new clients with over-long lines, every good client sends
+  /// three `status` requests and every noisy one its garbage, all before anything is read,
+  /// and a real dashpilotctl asks in the middle of it. Then every answer is read and judged:
+  /// a good client's must carry its own id and the daemon's pid.
+  static func floodRound(
+    _ round: Int, daemon: DaemonUnderTest, good: [RawSocketClient], noisy: [RawSocketClient]
+  ) throws -> FloodTally {
+    let pid = Int(daemon.pid)
+    var tally = FloodTally()
+    // 50 more clients each round, each sending a line past the 64 KiB limit.
+    let overlong = try (0..<Self.overlongPerRound).map { _ in try RawSocketClient(path: daemon.socketPath) }
+    // Everything is sent before anything is read, so the daemon has all of it at once.
+    let work = FloodWork(good: good, noisy: noisy, overlong: overlong, round: round)
+    DispatchQueue.concurrentPerform(iterations: 3) { part in work.send(part) }
+    let control = try daemon.control(["status", "--json"])
+    #expect(control.status == 0, "dashpilotctl status failed in round \(round): \(control.standardError)")
+    for (index, client) in good.enumerated() {
+      for request in 0..<Self.requestsPerRound {
+        let id = FloodWork.id(client: index, round: round, request: request)
+        let answer = client.readLine(timeout: 30).flatMap {
+          (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        let result = answer?["result"] as? [String: Any]
+        let daemonSection = result?["daemon"] as? [String: Any]
+        let correct = answer?["id"] as? Int == id && answer?["ok"] as? Bool == true
+          && daemonSection?["pid"] as? Int == pid && daemonSection?["state"] as? String == "running"
+        #expect(correct, "client \(index) round \(round) request \(request): \(String(describing: answer))")
+        if correct { tally.answered += 1 }
+      }
+    }
+    for client in noisy {
+      for _ in Self.garbageLines {
+        let line = client.readLine(timeout: 30) ?? ""
+        if line.contains(#""ok":false"#) && line.contains(#""code":""#) { tally.garbageRefused += 1 }
+      }
+    }
+    for client in overlong {
+      let line = client.readLine(timeout: 30) ?? ""
+      if line.contains(#""code":"line_too_long""#) && client.isClosedByPeer() { tally.overlongRefused += 1 }
+    }
+    return tally
+  }
+
   /// With the shipped limit of 64 clients, 300 at once: the first 64 are served (half of
   /// them sending garbage), every one past the limit is told `busy` and closed, and the
   /// served well-formed ones are answered throughout.
@@ -123,8 +133,21 @@ extension ControlFloodTests {
   }
 }
 
+/// What a flood round counted.
+struct FloodTally {
+  var answered = 0
+  var garbageRefused = 0
+  var overlongRefused = 0
+
+  mutating func add(_ other: FloodTally) {
+    answered += other.answered
+    garbageRefused += other.garbageRefused
+    overlongRefused += other.overlongRefused
+  }
+}
+
 /// One round's sending, split into parts that run on separate threads at once.
-private final class FloodWork: @unchecked Sendable {
+final class FloodWork: @unchecked Sendable {
   let good: [RawSocketClient]
   let noisy: [RawSocketClient]
   let overlong: [RawSocketClient]

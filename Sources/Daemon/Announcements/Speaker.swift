@@ -4,71 +4,122 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// Says announcements through the configured speech command, never holding up the loop:
-/// each line is a child process (posix_spawn, no shell) that reads the text on its standard
-/// input, as `espeak-ng -v ko` does when given no text. The text is in the pipe before the
-/// child starts, so the loop never waits on it; children are reaped with
-/// `waitpid(WNOHANG)` from `reap()`, which the owner calls once a second.
+/// Says announcements through the configured speech command, one line at a time and in
+/// the order they were announced, never holding up the loop: each line is a child process
+/// (posix_spawn, no shell) that reads the text on its standard input, as `espeak-ng -v ko`
+/// does when given no text. The text is in the pipe before the child starts, so the loop
+/// never waits on it; children are reaped with `waitpid(WNOHANG)` from `reap()`, which the
+/// owner calls once a second, and the next waiting line starts as soon as the one before
+/// it has been reaped. Two speech commands at once would talk over each other and could
+/// finish in either order ("finding a new route" after "no route found").
 ///
-/// A command that cannot start, exits with a failure or falls behind is reported once
-/// through `onFailure` (a daemon that says the same complaint every announcement fills the
-/// journal); guidance goes on silently either way.
+/// Lines wait in a short queue: when it is full, the oldest waiting line is dropped (a line
+/// that waited that long is stale) and that is reported every time. A child that speaks
+/// longer than `maximumSpeechDuration` is killed, so a hung command cannot silence the rest.
+/// A command that cannot start or exits with a failure is reported once through `onFailure`
+/// (a daemon that says the same complaint every announcement fills the journal); guidance
+/// goes on silently either way.
 public final class Speaker {
   public let command: SpeechCommand
-  /// Lines still being spoken beyond this many are dropped: a command that hangs must not
-  /// pile up processes.
-  public let maximumSpeaking: Int
+  /// Lines waiting behind the one being spoken beyond this many drop the oldest waiting.
+  public let maximumWaiting: Int
+  /// A child still speaking after this many seconds is killed.
+  public let maximumSpeechDuration: TimeInterval
   private let onFailure: (String) -> Void
-  private var speaking: [pid_t: String] = [:]
+  private var speaking: (pid: pid_t, text: String, startedAt: Double)?
+  private var waiting: [String] = []
   private var hasReportedFailure = false
-  /// Lines handed to a child that started, and children that ended well.
+  /// Lines handed to a child that started, children that ended well, and lines dropped
+  /// from a full queue.
   public private(set) var started = 0
   public private(set) var succeeded = 0
+  public private(set) var dropped = 0
 
-  public init(command: SpeechCommand, maximumSpeaking: Int = 3, onFailure: @escaping (String) -> Void) {
+  public init(
+    command: SpeechCommand, maximumWaiting: Int = 4, maximumSpeechDuration: TimeInterval = 30,
+    onFailure: @escaping (String) -> Void
+  ) {
     self.command = command
-    self.maximumSpeaking = maximumSpeaking
+    self.maximumWaiting = max(1, maximumWaiting)
+    self.maximumSpeechDuration = maximumSpeechDuration
     self.onFailure = onFailure
   }
 
-  /// How many children are still running (or not yet reaped).
-  public var speakingCount: Int { speaking.count }
+  /// How many children are still running (or not yet reaped): never more than one.
+  public var speakingCount: Int { speaking == nil ? 0 : 1 }
 
-  /// Starts speaking `text`; returns whether a child was started.
+  /// Lines waiting for the one being spoken to end.
+  public var waitingCount: Int { waiting.count }
+
+  /// Speaks `text` now, or after the lines before it; returns false only when it could
+  /// not be handed to the command at all (the command cannot start).
   @discardableResult
   public func speak(_ text: String) -> Bool {
     reap()
-    guard speaking.count < maximumSpeaking else {
-      report("the speech command \(command.program) is still speaking \(speaking.count) earlier lines; \"\(text)\" was dropped")
-      return false
+    guard speaking == nil else {
+      if waiting.count >= maximumWaiting {
+        let oldest = waiting.removeFirst()
+        dropped += 1
+        // Every drop is said: each is a line the driver did not hear.
+        onFailure(
+          "the speech command \(command.program) is still speaking and \(maximumWaiting) lines are waiting;"
+            + " \"\(oldest)\" was dropped")
+      }
+      waiting.append(text)
+      return true
     }
+    return start(text)
+  }
+
+  /// Collects the child if it has ended (killing it if it has spoken too long) and starts
+  /// the next waiting line, without waiting for anything.
+  public func reap() {
+    while let current = speaking {
+      var status: Int32 = 0
+      let result = waitpid(current.pid, &status, WNOHANG)
+      if result == 0 {
+        if MonotonicClock.now() - current.startedAt > maximumSpeechDuration {
+          // The whole group: a command that is a script leaves no speaker behind.
+          kill(-current.pid, SIGKILL)
+          report(
+            "the speech command \(command.program) was still speaking \"\(current.text)\""
+              + " after \(maximumSpeechDuration) s and was stopped")
+          // Collected by the next reap, once the kernel has ended it.
+          speaking?.startedAt = .infinity
+        }
+        return
+      }
+      speaking = nil
+      if result == current.pid {
+        let signal = status & 0x7f
+        let exitStatus = (status >> 8) & 0xff
+        if signal == 0 && exitStatus == 0 {
+          succeeded += 1
+        } else if current.startedAt.isFinite {
+          let how = signal == 0 ? "exited with status \(exitStatus)" : "was killed by signal \(signal)"
+          report("the speech command \(command.program) \(how) saying \"\(current.text)\"")
+        }
+      }  // else ECHILD: someone else reaped it
+      startNextWaiting()
+    }
+  }
+
+  /// Starts the oldest waiting line; a line whose command cannot start is passed over.
+  private func startNextWaiting() {
+    while speaking == nil, !waiting.isEmpty {
+      _ = start(waiting.removeFirst())
+    }
+  }
+
+  private func start(_ text: String) -> Bool {
     switch spawn(text) {
     case .success(let pid):
-      speaking[pid] = text
+      speaking = (pid, text, MonotonicClock.now())
       started += 1
       return true
     case .failure(let problem):
       report("the speech command \(command.program) could not be started: \(problem)")
       return false
-    }
-  }
-
-  /// Collects the children that have ended, without waiting for the others.
-  public func reap() {
-    for (pid, text) in speaking {
-      var status: Int32 = 0
-      let result = waitpid(pid, &status, WNOHANG)
-      if result == 0 { continue }
-      speaking[pid] = nil
-      guard result == pid else { continue }  // ECHILD: someone else reaped it
-      let signal = status & 0x7f
-      let exitStatus = (status >> 8) & 0xff
-      if signal == 0 && exitStatus == 0 {
-        succeeded += 1
-      } else {
-        let how = signal == 0 ? "exited with status \(exitStatus)" : "was killed by signal \(signal)"
-        report("the speech command \(command.program) \(how) saying \"\(text)\"")
-      }
     }
   }
 
@@ -117,7 +168,10 @@ public final class Speaker {
     sigemptyset(&unblocked)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setsigmask(&attributes, &unblocked)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    // A process group of its own, so one that speaks too long is stopped with its children.
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
     let argv = command.arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
