@@ -21,10 +21,10 @@ extension ReliabilityDrive {
     let longitude = angle(position.longitude, degreeDigits: 3)
     let knots = String(format: "%.2f", speed * 3600 / 1852)
     return [
-      sentence("GPRMC,\(clock),A,\(latitude),N,\(longitude),E,\(knots),90.0,\(date),,,A"),
-      sentence("GPGGA,\(clock),\(latitude),N,\(longitude),E,1,09,0.9,12.0,M,47.0,M,,"),
-      sentence("GPGSA,A,3,02,05,07,09,13,16,20,27,30,,,,1.4,0.9,1.1"),
-      sentence("GPGST,\(clock),2.7,2.7,2.7,0.0,2.7,2.7,4.0"),
+      DaemonSteadyDrive.sentence("GPRMC,\(clock),A,\(latitude),N,\(longitude),E,\(knots),90.0,\(date),,,A"),
+      DaemonSteadyDrive.sentence("GPGGA,\(clock),\(latitude),N,\(longitude),E,1,09,0.9,12.0,M,47.0,M,,"),
+      DaemonSteadyDrive.sentence("GPGSA,A,3,02,05,07,09,13,16,20,27,30,,,,1.4,0.9,1.1"),
+      DaemonSteadyDrive.sentence("GPGST,\(clock),2.7,2.7,2.7,0.0,2.7,2.7,4.0"),
     ]
   }
 
@@ -34,11 +34,5 @@ extension ReliabilityDrive {
     let whole = Int(degrees)
     let minutes = (degrees - Double(whole)) * 60
     return String(format: "%0\(degreeDigits)d%09.6f", whole, minutes)
-  }
-
-  /// `$BODY*CS` with NMEA's XOR checksum.
-  static func sentence(_ body: String) -> String {
-    let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-    return "$\(body)*\(String(format: "%02X", checksum))"
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A motorway drive due north at 32 m/s (115 km/h), five fixes a second, as the NMEA burst
 /// a receiver writes each cycle (RMC, GGA, GSA, GST). Cycle c is fully determined by c: its
