@@ -50,7 +50,9 @@ import TestSupport
     process.waitUntilExit()
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(failure == nil, "child failed: \(failure ?? "") \(stderr)")
-    #expect(reported.count == commits, "child reported \(reported.count) commits; stderr: \(stderr)")
+    // One read can bring several lines, so the child may have reported a few more commits
+    // than asked for before the kill; fewer means it stopped or failed early.
+    #expect(reported.count >= commits, "child reported \(reported.count) commits; stderr: \(stderr)")
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == SIGKILL)
     return reported.last ?? 0
