@@ -1,0 +1,144 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// The real `dashpilotd` recording the same drive from a real gpsd, fed in real time (one
+/// fix a second), while its wall clock (libfaketime, preloaded into the daemon alone) is
+/// right, years ahead, years behind, or stepped during the shift. Each run first shows the
+/// faking reached the daemon (the shift's start and end times it reports carry the faked
+/// year); then its stored samples, capture sessions and figures must equal those of the
+/// run with the right clock. The receiver's clock dates the samples; the wall clock may
+/// only date the shift itself.
+@Suite("clock trouble: dashpilotd's wall clock years off or stepped mid-shift", .serialized)
+struct DaemonClockTroubleTests {
+  static let fixes = 40
+  /// The steady drive's first fix: 2024-05-01 10:00:00Z.
+  static let driveStart = Date(timeIntervalSince1970: 1_714_557_600)
+  static let year: TimeInterval = 365.25 * 86_400
+
+  /// The daemon's wall clock minus the receiver's time, from the start and (if it steps)
+  /// from fix `step.atFix` on.
+  struct ClockCase: Sendable, CustomStringConvertible {
+    var description: String
+    var skew: TimeInterval
+    var step: (atFix: Int, skew: TimeInterval)?
+    var startYear: Int
+    var endYear: Int
+  }
+
+  static let right = ClockCase(description: "right", skew: 0, step: nil, startYear: 2024, endYear: 2024)
+  static let troubled: [ClockCase] = [
+    ClockCase(description: "9 years ahead", skew: 9 * year, step: nil, startYear: 2033, endYear: 2033),
+    ClockCase(description: "7 years behind (no RTC)", skew: -7 * year, step: nil, startYear: 2017, endYear: 2017),
+    ClockCase(
+      description: "right, stepped back 4 years half-way", skew: 0, step: (fixes / 2, -4 * year),
+      startYear: 2024, endYear: 2020),
+    ClockCase(
+      description: "7 years behind, stepped right a third of the way", skew: -7 * year, step: (fixes / 3, 0),
+      startYear: 2017, endYear: 2024),
+  ]
+
+  /// What a run left: every value compared across runs, as text.
+  struct Outcome: Sendable {
+    var startedAt: String
+    var endedAt: String
+    var rows: [String]
+    var sessions: [String]
+    var liveDistance: String
+    var endedDistance: String
+    var summary: String
+  }
+
+  static func canonical(_ object: Any?) -> String {
+    guard let object, JSONSerialization.isValidJSONObject(object),
+      let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    else { return "\(String(describing: object))" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  static func year(_ iso: String) -> Int? { Int(iso.prefix(4)) }
+
+  /// One run: gpsd fed the drive in real time, the daemon under `clock`.
+  static func run(_ clock: ClockCase) throws -> Outcome {
+    let directory = try TestPaths.temporaryDirectory("daemon-clock")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let receiver = try GPSDPseudoReceiver(
+      nmea: try DaemonSteadyDrive.write(fixes: fixes, in: directory), secondsPerLine: 0.25)
+    defer { receiver.stop() }
+    try receiver.startGPSD()
+    let faked = FakedWallClock(directory: directory)
+    try faked.set(wall: driveStart.addingTimeInterval(clock.skew))
+    let daemon = try DaemonUnderTest(
+      arguments: ["--gpsd", "127.0.0.1:\(receiver.port)"], environment: faked.environment)
+    defer { daemon.stop() }
+    try daemon.waitUntilReady(timeout: 30)
+    guard daemon.waitForStatus(timeout: 30, { $0.object("gpsd")?["connected"] as? Bool == true }) != nil else {
+      throw DaemonTestFailure("\(clock): never connected to gpsd: \(daemon.log)")
+    }
+    let started = try daemon.controlJSON(["shift", "start"])
+    // The first fix is written now and is stamped driveStart: the clock's skew holds from here.
+    try faked.set(wall: driveStart.addingTimeInterval(clock.skew))
+    receiver.startFeeding()
+    if let step = clock.step {
+      guard receiver.waitForProgress(4 * step.atFix, timeout: Double(fixes) + 60) else {
+        throw DaemonTestFailure("\(clock): the receiver never reached fix \(step.atFix)")
+      }
+      try faked.set(wall: driveStart.addingTimeInterval(Double(step.atFix) + step.skew))
+    }
+    guard receiver.waitForProgress(receiver.lineCount, timeout: Double(fixes) + 60) else {
+      throw DaemonTestFailure("\(clock): the receiver never finished")
+    }
+    let lastFix = ISO8601DateFormatter().string(from: driveStart.addingTimeInterval(Double(fixes - 1)))
+    guard
+      let status = daemon.waitForStatus(timeout: 30, { $0.object("gpsd")?["last_fix_at"] as? String == lastFix })
+    else {
+      throw DaemonTestFailure("\(clock): the last fix (\(lastFix)) never reached the daemon: \(daemon.log)")
+    }
+    let ended = try daemon.controlJSON(["shift", "end"])
+    return Outcome(
+      startedAt: started["started_at"] as? String ?? "", endedAt: ended["ended_at"] as? String ?? "",
+      rows: try DaemonStoreSnapshot(database: daemon.databasePath).rows.sorted { $0.key < $1.key }.map(\.value),
+      sessions: try DaemonDatabaseProbe.query(daemon.databasePath, "SELECT count(*), count(ended_at_ms) FROM capture_sessions"),
+      liveDistance: canonical(status.object("shift.distance")), endedDistance: canonical(ended.object("distance")),
+      summary: ended["summary"] as? String ?? "")
+  }
+
+  @Test(
+    "years ahead, years behind, stepped back, stepped right: the same samples, sessions and figure as the right clock",
+    .enabled(if: FakedWallClock.isAvailable, "needs libfaketime (scripts/deps/faults-clock.txt)"))
+  func wallClockTroubleLeavesCaptureAlone() throws {
+    // Every run at once: each is a receiver at one fix a second, so they barely load the machine.
+    let cases = [Self.right] + Self.troubled
+    let outcomes = Mutex<[Int: Result<Outcome, any Error>]>([:])
+    let done = DispatchGroup()
+    for (index, clock) in cases.enumerated() {
+      done.enter()
+      let thread = Thread {
+        let outcome = Result { try Self.run(clock) }
+        outcomes.withLock { $0[index] = outcome }
+        done.leave()
+      }
+      thread.start()
+    }
+    done.wait()
+    let results = outcomes.withLock { $0 }
+
+    let right = try #require(try results[0]?.get())
+    // The right clock's run kept the whole drive in one session.
+    #expect(right.rows.count == Self.fixes, "\(right.rows.count) rows")
+    #expect(right.sessions == ["1|1"])
+    #expect(Self.year(right.startedAt) == 2024 && Self.year(right.endedAt) == 2024, "\(right.startedAt) \(right.endedAt)")
+    for (index, clock) in cases.enumerated().dropFirst() {
+      let outcome = try #require(try results[index]?.get(), "\(clock)")
+      // The faking reached the daemon: it dated the shift by the faked clock.
+      #expect(Self.year(outcome.startedAt) == clock.startYear, "\(clock): started \(outcome.startedAt)")
+      #expect(Self.year(outcome.endedAt) == clock.endYear, "\(clock): ended \(outcome.endedAt)")
+      #expect(outcome.rows == right.rows, "\(clock): \(outcome.rows.count) rows against \(right.rows.count)")
+      #expect(outcome.sessions == right.sessions, "\(clock)")
+      #expect(outcome.liveDistance == right.liveDistance, "\(clock)")
+      #expect(outcome.endedDistance == right.endedDistance, "\(clock)")
+      #expect(outcome.summary == right.summary, "\(clock)")
+    }
+  }
+}
