@@ -28,6 +28,9 @@ struct DaemonClockTroubleTests {
     /// Whether the shift's window, dated by this wall clock, lies years away from the
     /// drive (see the known issue in the test).
     var windowAwayFromDrive: Bool
+    /// Whether the daemon is told the clock is synchronised (`SynchronisedClockShim`), so
+    /// that fix ages are judged by it where it agrees with the receiver.
+    var synchronised = false
   }
 
   static let right = ClockCase(description: "right", skew: 0, step: nil, startYear: 2024, endYear: 2024, windowAwayFromDrive: false)
@@ -41,7 +44,20 @@ struct DaemonClockTroubleTests {
     ClockCase(
       description: "7 years behind, stepped right a third of the way", skew: -7 * year, step: (fixes / 3, 0),
       startYear: 2017, endYear: 2024, windowAwayFromDrive: true),
+    ClockCase(
+      description: "synchronised but 9 years ahead", skew: 9 * year, step: nil, startYear: 2033, endYear: 2033,
+      windowAwayFromDrive: true, synchronised: true),
+    ClockCase(
+      description: "synchronised but 3 years behind, stepped right a third of the way", skew: -3 * year,
+      step: (fixes / 3, 0), startYear: 2021, endYear: 2024, windowAwayFromDrive: true, synchronised: true),
   ]
+
+  /// The run that shows the daemon believes the shim: a synchronised clock a minute ahead
+  /// agrees with the receiver closely enough to judge by, and judges every fix a minute
+  /// old, past the ten seconds a fix may be.
+  static let aMinuteAhead = ClockCase(
+    description: "synchronised, a minute ahead", skew: 60, step: nil, startYear: 2024, endYear: 2024,
+    windowAwayFromDrive: false, synchronised: true)
 
   /// What a run left: every value compared across runs, as text.
   struct Outcome: Sendable {
@@ -64,29 +80,52 @@ struct DaemonClockTroubleTests {
 
   static func year(_ iso: String) -> Int? { Int(iso.prefix(4)) }
 
+  /// Seconds of a receiver without a fix (RMC status V, GGA quality 0) that gpsd reads
+  /// before the drive: by the drive's first fix it has learned the receiver's cycle, so
+  /// what it reports (and capture keeps) is the same in every run.
+  static let warmUpSeconds = 8
+
+  /// The warm-up, then the steady drive.
+  static func writeDrive(in directory: URL) throws -> URL {
+    var lines: [String] = []
+    for k in 0..<warmUpSeconds {
+      let time = String(format: "0959%02d.00", 60 - warmUpSeconds + k)
+      lines.append(DaemonSteadyDrive.sentence("GPRMC,\(time),V,,,,,,,010524,,,N"))
+      lines.append(DaemonSteadyDrive.sentence("GPGGA,\(time),,,,,0,00,99.99,,,,,,"))
+      lines.append(DaemonSteadyDrive.sentence("GPGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99"))
+      lines.append(DaemonSteadyDrive.sentence("GPGST,\(time),,,,,,,"))
+    }
+    let url = directory.appendingPathComponent("clock-drive.nmea")
+    try (lines.joined(separator: "\n") + "\n" + DaemonSteadyDrive.nmea(fixes: fixes)).write(
+      to: url, atomically: true, encoding: .utf8)
+    return url
+  }
+
   /// One run: gpsd fed the drive in real time, the daemon under `clock`.
-  static func run(_ clock: ClockCase) throws -> Outcome {
+  static func run(_ clock: ClockCase, shim: String) throws -> Outcome {
     let directory = try TestPaths.temporaryDirectory("daemon-clock")
     defer { try? FileManager.default.removeItem(at: directory) }
     let receiver = try GPSDPseudoReceiver(
-      nmea: try DaemonSteadyDrive.write(fixes: fixes, in: directory), secondsPerLine: 0.25)
+      nmea: try Self.writeDrive(in: directory), secondsPerLine: 0.25)
     defer { receiver.stop() }
     try receiver.startGPSD()
     let faked = try FakedWallClock(directory: directory)
-    try faked.set(wall: driveStart.addingTimeInterval(clock.skew))
-    let daemon = try DaemonUnderTest(
-      arguments: ["--gpsd", "127.0.0.1:\(receiver.port)"], environment: faked.environment)
+    try faked.set(wall: driveStart.addingTimeInterval(clock.skew - Double(warmUpSeconds)))
+    var environment = faked.environment
+    if clock.synchronised { environment["LD_PRELOAD"] = "\(shim) \(FakedWallClock.library)" }
+    let daemon = try DaemonUnderTest(arguments: ["--gpsd", "127.0.0.1:\(receiver.port)"], environment: environment)
     defer { daemon.stop() }
     try daemon.waitUntilReady(timeout: 30)
     guard daemon.waitForStatus(timeout: 30, { $0.object("gpsd")?["connected"] as? Bool == true }) != nil else {
       throw DaemonTestFailure("\(clock): never connected to gpsd: \(daemon.log)")
     }
     let started = try daemon.controlJSON(["shift", "start"])
-    // The first fix is written now and is stamped driveStart: the clock's skew holds from here.
-    try faked.set(wall: driveStart.addingTimeInterval(clock.skew))
+    // The first line is written now, stamped warmUpSeconds before driveStart: the clock's
+    // skew holds from here.
+    try faked.set(wall: driveStart.addingTimeInterval(clock.skew - Double(warmUpSeconds)))
     receiver.startFeeding()
     if let step = clock.step {
-      guard receiver.waitForProgress(4 * step.atFix, timeout: Double(fixes) + 60) else {
+      guard receiver.waitForProgress(4 * (warmUpSeconds + step.atFix), timeout: Double(fixes) + 60) else {
         throw DaemonTestFailure("\(clock): the receiver never reached fix \(step.atFix)")
       }
       try faked.set(wall: driveStart.addingTimeInterval(Double(step.atFix) + step.skew))
@@ -117,17 +156,21 @@ struct DaemonClockTroubleTests {
   }
 
   @Test(
-    "years ahead, years behind, stepped back, stepped right: the same samples, sessions and figure as the right clock",
-    .enabled(if: FakedWallClock.isAvailable, "needs libfaketime (scripts/deps/faults-clock.txt)"))
+    "wall clock years ahead or behind, stepped mid-shift, synchronised or not: the same samples, sessions and figures as the right clock",
+    .enabled(if: FakedWallClock.isAvailable, "needs libfaketime (scripts/deps/faults-clock.txt)"),
+    .enabled(if: SynchronisedClockShim.canBuild, "needs a C compiler for the adjtimex shim"))
   func wallClockTroubleLeavesCaptureAlone() throws {
+    let shimDirectory = try TestPaths.temporaryDirectory("clock-shim")
+    defer { try? FileManager.default.removeItem(at: shimDirectory) }
+    let shim = try SynchronisedClockShim.build(in: shimDirectory)
     // Every run at once: each is a receiver at one fix a second, so they barely load the machine.
-    let cases = [Self.right] + Self.troubled
+    let cases = [Self.right] + Self.troubled + [Self.aMinuteAhead]
     let outcomes = Mutex<[Int: Result<Outcome, any Error>]>([:])
     let done = DispatchGroup()
     for (index, clock) in cases.enumerated() {
       done.enter()
       let thread = Thread {
-        let outcome = Result { try Self.run(clock) }
+        let outcome = Result { try Self.run(clock, shim: shim) }
         outcomes.withLock { $0[index] = outcome }
         done.leave()
       }
@@ -137,17 +180,21 @@ struct DaemonClockTroubleTests {
     let results = outcomes.withLock { $0 }
 
     let right = try #require(try results[0]?.get())
-    // The right clock's run kept the drive in one session: every fix but gpsd's first
-    // report, which comes before the receiver's error estimate (GST) and is refused, and
-    // one report gpsd repeats.
+    // The right clock's run kept the drive in one session: every fix but the first, whose
+    // report still carries the warm-up's error estimate (GST) and is refused as poor.
     #expect(right.rows.count == Self.fixes - 1, "\(right.rows.count) rows; refused: \(right.rejected)")
-    #expect(right.rejected == #"{"no_accuracy_estimate":1,"out_of_order":1}"#)
+    #expect(right.rejected == #"{"poor_accuracy":1}"#)
     let start = Int(Self.driveStart.timeIntervalSince1970 * 1000)
     #expect(right.rows.first?.split(separator: "|")[3] == "\(start + 1000)"[...])
     #expect(right.rows.last?.split(separator: "|")[3] == "\(start + (Self.fixes - 1) * 1000)"[...])
     #expect(right.sessions == ["1|1"])
     #expect(Self.year(right.startedAt) == 2024 && Self.year(right.endedAt) == 2024, "\(right.startedAt) \(right.endedAt)")
-    for (index, clock) in cases.enumerated().dropFirst() {
+    // The shim reaches the daemon: judged by a synchronised clock a minute ahead, every fix
+    // with an accuracy estimate is a minute old, and none is kept.
+    let minuteAhead = try #require(try results[cases.count - 1]?.get())
+    #expect(minuteAhead.rows == [])
+    #expect(minuteAhead.rejected == #"{"poor_accuracy":1,"stale":\#(Self.fixes - 1)}"#)
+    for (index, clock) in cases.enumerated().dropFirst().dropLast() {
       let outcome = try #require(try results[index]?.get(), "\(clock)")
       // The faking reached the daemon: it dated the shift by the faked clock.
       #expect(Self.year(outcome.startedAt) == clock.startYear, "\(clock): started \(outcome.startedAt)")
