@@ -74,8 +74,9 @@ public final class RecordingComponent: DaemonComponent {
   /// the wait after that if it still fails.
   private var storeRetry: (due: TimeInterval, interval: TimeInterval)?
 
-  /// `makeSessionID` and `synchronisedWallClock` are seams for tests; the daemon uses
-  /// random UUIDs and the kernel's word on clock synchronisation.
+  /// `makeSessionID`, `synchronisedWallClock` and `monotonicClock` are seams for tests; the
+  /// daemon uses random UUIDs, the kernel's word on clock synchronisation and the system's
+  /// uptime.
   public init(
     configuration: DaemonConfiguration, batchPolicy: SampleBatchPolicy = SampleBatchPolicy(),
     makeSessionID: @escaping () -> CaptureSessionID = { CaptureSessionID(UUID().uuidString.lowercased()) },
