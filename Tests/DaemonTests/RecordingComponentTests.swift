@@ -137,7 +137,7 @@ struct RecordingComponentTests {
     first.stop()
   }
 
-  @Test("a full store ends the session and shows in status; capture resumes by itself once a write succeeds")
+  @Test("a full store ends the session and shows in status; capture holds, and resumes in one new session once the tick's retry succeeds")
   func storeFull() throws {
     let harness = try RecordingHarness()
     defer { harness.stop(); harness.remove() }
@@ -161,20 +161,29 @@ struct RecordingComponentTests {
     let keptBeforeFailure = try harness.store.samples(ofShift: 1).count
     #expect(keptBeforeFailure == second - 1)
 
-    // While the disk stays full nothing is kept, and the error is not repeated.
+    // While the disk stays full capture holds: the fixes are dropped and counted, no
+    // session is minted for them, nothing is kept, and the error is not repeated.
     harness.fix(second + 1)
     harness.fix(second + 2)
+    #expect(harness.status().capture.rejected == [RecordingComponent.droppedWhileStoreFailing: 2])
+    #expect(harness.status().capture.session == nil)
     #expect(try harness.store.samples(ofShift: 1).count == keptBeforeFailure)
     #expect(harness.logger.all.filter { $0.hasPrefix("store write failed: ") }.count == 1)
 
     _ = try harness.store.database.scalarInt64("PRAGMA max_page_count = 1000000")
+    // Space is back, but nothing has tried the store yet: the next fix is dropped too.
+    harness.fix(second + 3)
+    #expect(harness.status().capture.session == nil)
+    harness.tick(after: 0.5)  // arms the retry a second ahead
+    #expect(harness.status().store.ok == false)
+    harness.tick(after: 1.0)  // due: the retry writes
+    #expect(harness.status().store.ok == true)
     harness.fix(second + 4)
     harness.fix(second + 5)
     let recovered = harness.status()
     #expect(recovered.store.ok == true)
     #expect(recovered.store.lastError == nil)
-    #expect(recovered.capture.session != nil)
-    #expect(recovered.capture.session != "s1")
+    #expect(recovered.capture.session == "s2")
     #expect(harness.logger.all.contains { $0.hasPrefix("store writes succeed again") })
     #expect(try harness.store.samples(ofShift: 1).count == keptBeforeFailure + 2)
     let live = try #require(recovered.shift?.distance)

@@ -18,6 +18,13 @@ final class LinesLogger: Logger {
   var all: [String] { lines.withLock { $0 } }
 }
 
+/// A monotonic clock that moves only when the test says so.
+final class SteppedClock: Sendable {
+  private let reading = Mutex<TimeInterval>(1_000)
+  var seconds: TimeInterval { reading.withLock { $0 } }
+  func advance(by step: TimeInterval) { reading.withLock { $0 += step } }
+}
+
 /// Told what guidance would be told.
 final class ObservedFixes: FixObserver {
   var fixes: [GuidanceFix] = []
@@ -37,6 +44,9 @@ final class RecordingHarness {
   let component: RecordingComponent
   private let loop: EventLoop
   private var sessionCounter = 0
+  /// The component's monotonic clock, in seconds: the test moves it (the store retry's
+  /// back-off runs on it).
+  let monotonic = SteppedClock()
 
   init(directory: URL? = nil, sessionPrefix: String = "s") throws {
     let directory = try directory ?? TestPaths.temporaryDirectory("recording")
@@ -53,7 +63,7 @@ final class RecordingHarness {
         let n = counter.withLock { $0 += 1; return $0 }
         return CaptureSessionID("\(sessionPrefix)\(n)")
       },
-      synchronisedWallClock: { nil })
+      synchronisedWallClock: { nil }, monotonicClock: { [monotonic] in monotonic.seconds })
     component.addFixObserver(observed)
     let context = DaemonContext(
       configuration: configuration, configurationFile: nil, logger: logger, notifier: RecordingNotifier(), loop: loop)
@@ -92,6 +102,12 @@ final class RecordingHarness {
       longitude: -0.12 + Double(second) * 10 / metresPerDegree, eph: eph, speed: 10, track: 90,
       device: "/dev/ttyUSB0")
     component.handle(.report(.tpv(tpv), arrival: Double(second)))
+  }
+
+  /// Moves the monotonic clock on by `seconds` and runs the component's tick.
+  func tick(after seconds: TimeInterval) {
+    monotonic.advance(by: seconds)
+    component.tick(now: Date())
   }
 
   func stop() { component.stop() }

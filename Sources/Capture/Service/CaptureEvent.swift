@@ -63,15 +63,19 @@ public enum CaptureEvent: Sendable, Hashable {
   case accepted(RouteSample)
   case rejected(SampleRejection)
   case saveFailed(String)
+  /// A fix dropped unjudged while capture holds on a failed save (the reason).
+  case dropped(String)
 }
 
 /// What capture did so far: fixes received while capturing, accepted (and kept), rejected
-/// by reason, and saves that failed.
+/// by reason, saves that failed, and fixes dropped while the store failed.
 public struct CaptureStatistics: Sendable, Hashable {
   public var received = 0
   public var accepted = 0
   public var rejected: [SampleRejection: Int] = [:]
   public var saveFailures = 0
+  /// Fixes dropped while capture held on a failed save (see `CaptureService.storeFailure`).
+  public var droppedWhileStoreFailing = 0
   public var sessionsStarted = 0
 
   public init() {}

@@ -33,6 +33,13 @@ public struct CaptureService {
   public private(set) var devicePath: String?
   public private(set) var filter: RouteSampleFilter
   public private(set) var ageEstimator: FixAgeEstimator
+  /// The failed save capture is holding on, when `holdsAfterSaveFailure`: until the owner
+  /// calls `storeRecovered()`, fixes are dropped (counted) instead of each minting a
+  /// session that its first save would end again, which is what a full disk did.
+  public private(set) var storeFailure: String?
+  /// Whether a failed save holds capture (the daemon, which retries the store on its tick)
+  /// or the next fix simply tries again (replay, which has no tick to retry on).
+  public let holdsAfterSaveFailure: Bool
 
   /// The time of the last fix with a position in the current session (receiver's clock).
   private var lastFixTime: Date?
@@ -41,10 +48,11 @@ public struct CaptureService {
 
   public init(
     sink: any SampleSink, filter: RouteSampleFilter = RouteSampleFilter(),
-    ageEstimator: FixAgeEstimator = FixAgeEstimator(),
+    ageEstimator: FixAgeEstimator = FixAgeEstimator(), holdsAfterSaveFailure: Bool = false,
     makeSessionID: @escaping () -> CaptureSessionID = { CaptureSessionID(UUID().uuidString) }
   ) {
     self.sink = sink
+    self.holdsAfterSaveFailure = holdsAfterSaveFailure
     self.filter = filter
     self.ageEstimator = ageEstimator
     self.makeSessionID = makeSessionID
@@ -65,6 +73,7 @@ public struct CaptureService {
     var events: [CaptureEvent] = []
     endSession(.captureStopped(reason), into: &events)
     isCapturing = false
+    storeFailure = nil
     return events
   }
 
@@ -144,6 +153,11 @@ public struct CaptureService {
     _ tpv: GPSDTPV, arrival: Double, wallClock: Date?, into events: inout [CaptureEvent]
   ) {
     statistics.received += 1
+    if let failure = storeFailure {
+      statistics.droppedWhileStoreFailing += 1
+      events.append(.dropped(failure))
+      return
+    }
     if session == nil, tpv.hasPosition {
       let id = makeSessionID()
       session = id
@@ -180,7 +194,17 @@ public struct CaptureService {
     statistics.saveFailures += 1
     endSession(.saveFailed(reason), into: &events)
     filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
+    if holdsAfterSaveFailure && isCapturing { storeFailure = reason }
     return events
+  }
+
+  /// The store took a write again (the owner's retry succeeded): the hold ends, and the
+  /// next fix with a position begins one new session. The filter judges from what the
+  /// store really kept.
+  public mutating func storeRecovered() {
+    guard storeFailure != nil else { return }
+    storeFailure = nil
+    filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
   }
 
   private mutating func endSession(_ reason: SessionEndReason, into events: inout [CaptureEvent]) {

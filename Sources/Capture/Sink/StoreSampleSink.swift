@@ -63,6 +63,26 @@ public final class StoreSampleSink: SampleSink {
       try body()
     } catch {
       lastError = error
+      owesSessionRecord = true
     }
+  }
+
+  /// Whether a session's start or end could not be recorded (typically the end of the
+  /// session a full disk ended): the file still owes it.
+  private var owesSessionRecord = false
+
+  /// Tries the store again after a failed save, by writing what the file still owes: the
+  /// end of the session the failure ended (capture holds no session meanwhile, so any
+  /// session still marked running is that one; it ends at the last sample kept). A real
+  /// write to the same file, so success means the disk takes pages again. With nothing
+  /// owed there is nothing to try, and capture tries with its next sample. Throws the
+  /// store's error while it still fails.
+  public func retryAfterFailure() throws(StoreError) {
+    guard owesSessionRecord else { return }
+    let lastKept = (try? batch.lastSample())?.timestamp
+    try batch.store.endRunningCaptureSessions(
+      at: lastKept ?? now(), reason: SessionEndReason.saveFailed("").code)
+    owesSessionRecord = false
+    lastError = nil
   }
 }

@@ -27,12 +27,19 @@ public final class RecordingComponent: DaemonComponent {
   /// which a restart cannot cure) is reported as not making progress, so systemd restarts
   /// the daemon and the file is opened afresh.
   public static let failingStoreLimit: TimeInterval = 300
+  /// After a failed save the store is tried again on the tick, first after this long,
+  /// then twice as long each time it still fails, up to `storeRetryLimit`.
+  public static let firstStoreRetry: TimeInterval = 1
+  public static let storeRetryLimit: TimeInterval = 30
 
   let configuration: DaemonConfiguration
   let batchPolicy: SampleBatchPolicy
   let figure: ShiftFigure
   private let makeSessionID: () -> CaptureSessionID
   private let synchronisedWallClock: () -> Date?
+  /// Seconds on a clock that never steps (the store retry's back-off must not wait years
+  /// because the wall clock was stepped back).
+  private let monotonicClock: () -> TimeInterval
 
   var context: DaemonContext?
   var store: SampleStore?
@@ -58,22 +65,30 @@ public final class RecordingComponent: DaemonComponent {
 
   // Store health for status and the watchdog.
   var storeError: String?
-  private var storeFailingSince: Date?
+  /// When (monotonic) the store began failing: a stepped wall clock must not make a
+  /// short failure look five minutes old, nor a long one new.
+  private var storeFailingSince: TimeInterval?
   private var storeFailureCurable = true
   private var lastTick: Date?
+  /// While capture holds on a failed save: when (monotonic) to try the store again, and
+  /// the wait after that if it still fails.
+  private var storeRetry: (due: TimeInterval, interval: TimeInterval)?
 
-  /// `makeSessionID` and `synchronisedWallClock` are seams for tests; the daemon uses
-  /// random UUIDs and the kernel's word on clock synchronisation.
+  /// `makeSessionID`, `synchronisedWallClock` and `monotonicClock` are seams for tests; the
+  /// daemon uses random UUIDs, the kernel's word on clock synchronisation and the system's
+  /// uptime.
   public init(
     configuration: DaemonConfiguration, batchPolicy: SampleBatchPolicy = SampleBatchPolicy(),
     makeSessionID: @escaping () -> CaptureSessionID = { CaptureSessionID(UUID().uuidString.lowercased()) },
-    synchronisedWallClock: @escaping () -> Date? = { WallClockSynchronisation.isSynchronised() ? Date() : nil }
+    synchronisedWallClock: @escaping () -> Date? = { WallClockSynchronisation.isSynchronised() ? Date() : nil },
+    monotonicClock: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
   ) {
     self.configuration = configuration
     self.batchPolicy = batchPolicy
     self.figure = ShiftFigure(unit: configuration.units)
     self.makeSessionID = makeSessionID
     self.synchronisedWallClock = synchronisedWallClock
+    self.monotonicClock = monotonicClock
   }
 
   /// Registers a component told of every fix and every accepted sample (guidance). Call
@@ -140,12 +155,40 @@ public final class RecordingComponent: DaemonComponent {
       recording = current
       report(outcomes, shiftID: current.shiftID, storeFailure: error.error)
     }
+    retryStoreIfDue()
+  }
+
+  /// While capture holds on a failed save, tries the store again when the back-off says
+  /// so: one real write (`StoreSampleSink.retryAfterFailure`). Success ends the hold, and
+  /// the next fix begins one new session; failure doubles the wait.
+  private func retryStoreIfDue() {
+    guard var current = recording, current.capture.storeFailure != nil else {
+      storeRetry = nil
+      return
+    }
+    let now = monotonicClock()
+    let retry = storeRetry ?? (due: now + Self.firstStoreRetry, interval: Self.firstStoreRetry)
+    guard now >= retry.due else {
+      storeRetry = retry
+      return
+    }
+    do {
+      try current.sink.retryAfterFailure()
+    } catch {
+      let interval = min(retry.interval * 2, Self.storeRetryLimit)
+      storeRetry = (due: now + interval, interval: interval)
+      return
+    }
+    current.capture.storeRecovered()
+    recording = current
+    storeRetry = nil
+    storeWorked()
   }
 
   public func isMakingProgress(now: Date) -> Bool {
     if let lastTick, now.timeIntervalSince(lastTick) > 10 { return false }
     if let since = storeFailingSince, storeFailureCurable,
-      now.timeIntervalSince(since) > Self.failingStoreLimit
+      monotonicClock() - since > Self.failingStoreLimit
     {
       return false
     }
@@ -216,9 +259,11 @@ public final class RecordingComponent: DaemonComponent {
     guard let store else { return }
     let sink = StoreSampleSink(batch: SampleBatch(store: store, shiftID: shiftID, policy: batchPolicy), now: Date.init)
     var capture = CaptureService(
-      sink: sink, filter: RouteSampleFilter(configuration: configuration.filter), makeSessionID: makeSessionID)
+      sink: sink, filter: RouteSampleFilter(configuration: configuration.filter), holdsAfterSaveFailure: true,
+      makeSessionID: makeSessionID)
     try capture.startCapture()
     recording = Recording(shiftID: shiftID, capture: capture, sink: sink)
+    storeRetry = nil
     sessionStartedAt = nil
     countedFrom = CaptureStatistics()
   }
@@ -263,7 +308,7 @@ public final class RecordingComponent: DaemonComponent {
         if storeError != nil, recording?.sink.batch.pending.isEmpty == true { storeWorked() }
       case let .saveFailed(reason):
         storeFailed(reason, error: storeFailure, shiftID: shiftID)
-      case .rejected:
+      case .rejected, .dropped:
         break
       }
     }
@@ -274,7 +319,7 @@ public final class RecordingComponent: DaemonComponent {
   /// A write failed: one journal line when the store goes from working to failing (or
   /// the error changes), not one a second while the disk stays full.
   func storeFailed(_ reason: String, error: StoreError?, shiftID: Int64?) {
-    if storeFailingSince == nil { storeFailingSince = Date() }
+    if storeFailingSince == nil { storeFailingSince = monotonicClock() }
     if case .diskFull? = error { storeFailureCurable = false } else { storeFailureCurable = true }
     guard storeError != reason else { return }
     storeError = reason
@@ -283,8 +328,8 @@ public final class RecordingComponent: DaemonComponent {
       fields: LogFields(shift: shiftID, reason: reason))
   }
 
-  /// A write succeeded: the store works again (and capture, which never stopped trying,
-  /// has already minted its next session).
+  /// A write succeeded: the store works again (capture's hold has ended, and its next fix
+  /// begins one new session).
   func storeWorked() {
     guard storeFailingSince != nil || storeError != nil else { return }
     let previous = storeError ?? "an error"
@@ -295,6 +340,9 @@ public final class RecordingComponent: DaemonComponent {
 
   // MARK: - Status
 
+  /// The `capture.rejected` key of fixes dropped while the store failed.
+  public static let droppedWhileStoreFailing = "store_failing"
+
   public func contribute(to status: inout StatusResult) {
     status.gpsd = gpsd.section(address: configuration.gpsd.description)
     if let current = recording {
@@ -304,6 +352,9 @@ public final class RecordingComponent: DaemonComponent {
         let since = count - (countedFrom.rejected[reason] ?? 0)
         if since > 0 { rejected[reason.rawValue] = since }
       }
+      // Fixes dropped while capture holds on a failed save count as refused for that reason.
+      let dropped = statistics.droppedWhileStoreFailing - countedFrom.droppedWhileStoreFailing
+      if dropped > 0 { rejected[Self.droppedWhileStoreFailing] = dropped }
       status.capture = CaptureSection(
         session: current.capture.session?.rawValue, sessionStartedAt: sessionStartedAt,
         accepted: statistics.accepted - countedFrom.accepted, rejected: rejected)

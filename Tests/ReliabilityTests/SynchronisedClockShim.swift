@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+
+/// A one-function library, built with the system C compiler, that answers adjtimex(2) with
+/// TIME_OK: preloaded into dashpilotd (after libfaketime has moved its wall clock), the
+/// daemon takes that wall clock for one the kernel keeps synchronised, so it judges fix ages
+/// by it (`WallClockSynchronisation` looks adjtimex up with dlsym, which finds a preloaded
+/// definition first). The machine's clock is not synchronised here, and a test must not
+/// change it.
+enum SynchronisedClockShim {
+  struct Failure: Error, CustomStringConvertible { var description: String }
+
+  static let source = """
+    /* adjtimex(2) as a synchronised kernel answers a read: TIME_OK, nothing changed. */
+    #include <sys/timex.h>
+    int adjtimex(struct timex *buffer) { (void)buffer; return TIME_OK; }
+    """
+
+  /// The system C compiler, or the clang that comes with the Swift toolchain.
+  static var compiler: String? {
+    var candidates = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"]
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      candidates.append("\(directory)/clang")
+    }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  static var canBuild: Bool { compiler != nil }
+
+  /// Builds the library in `directory` and returns its path.
+  static func build(in directory: URL) throws -> String {
+    let sourceFile = directory.appendingPathComponent("synchronised-clock.c")
+    let library = directory.appendingPathComponent("libsynchronised-clock.so")
+    try source.write(to: sourceFile, atomically: true, encoding: .utf8)
+    guard let compiler else { throw Failure(description: "no C compiler (cc, gcc or clang)") }
+    let outcome = try ProcessRunner.run(
+      URL(fileURLWithPath: compiler), ["-shared", "-fPIC", "-O2", "-o", library.path, sourceFile.path],
+      timeout: 60)
+    guard outcome.status == 0 else {
+      throw Failure(description: "cc failed (\(outcome.status)): \(outcome.standardError)")
+    }
+    return library.path
+  }
+}
