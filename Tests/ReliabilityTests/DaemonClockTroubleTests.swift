@@ -6,10 +6,10 @@ import Testing
 /// The real `dashpilotd` recording the same drive from a real gpsd, fed in real time (one
 /// fix a second), while its wall clock (libfaketime, preloaded into the daemon alone) is
 /// right, years ahead, years behind, or stepped during the shift. Each run first shows the
-/// faking reached the daemon (the shift's start and end times it reports carry the faked
+/// faking reached the daemon (the shift's start, stamped before any fix, carries the faked
 /// year); then its stored samples, capture sessions and figures must equal those of the
-/// run with the right clock. The receiver's clock dates the samples; the wall clock may
-/// only date the shift itself.
+/// run with the right clock. The receiver's clock dates the samples and, once a fix is
+/// kept, the shift itself.
 @Suite("clock trouble: dashpilotd's wall clock years off or stepped mid-shift", .serialized)
 struct DaemonClockTroubleTests {
   static let fixes = 40
@@ -25,8 +25,8 @@ struct DaemonClockTroubleTests {
     var step: (atFix: Int, skew: TimeInterval)?
     var startYear: Int
     var endYear: Int
-    /// Whether the shift's window, dated by this wall clock, lies years away from the
-    /// drive (see the known issue in the test).
+    /// Whether the shift's provisional start, stamped by this wall clock, lies years away
+    /// from the drive (so the daemon must re-date it from the first fix).
     var windowAwayFromDrive: Bool
     /// Whether the daemon is told the clock is synchronised (`SynchronisedClockShim`), so
     /// that fix ages are judged by it where it agrees with the receiver.
@@ -35,17 +35,17 @@ struct DaemonClockTroubleTests {
 
   static let right = ClockCase(description: "right", skew: 0, step: nil, startYear: 2024, endYear: 2024, windowAwayFromDrive: false)
   static let troubled: [ClockCase] = [
-    ClockCase(description: "9 years ahead", skew: 9 * year, step: nil, startYear: 2033, endYear: 2033, windowAwayFromDrive: true),
-    ClockCase(description: "7 years behind (no RTC)", skew: -7 * year, step: nil, startYear: 2017, endYear: 2017, windowAwayFromDrive: true),
+    ClockCase(description: "9 years ahead", skew: 9 * year, step: nil, startYear: 2033, endYear: 2024, windowAwayFromDrive: true),
+    ClockCase(description: "7 years behind (no RTC)", skew: -7 * year, step: nil, startYear: 2017, endYear: 2024, windowAwayFromDrive: true),
     ClockCase(
       description: "right, stepped back 4 years half-way", skew: 0, step: (fixes / 2, -4 * year),
-      // Ends before it started: the store keeps no window for it, so nothing is judged by one.
-      startYear: 2024, endYear: 2020, windowAwayFromDrive: false),
+      // The step comes after the first fix: the end is dated by the receiver, not the 2020 clock.
+      startYear: 2024, endYear: 2024, windowAwayFromDrive: false),
     ClockCase(
       description: "7 years behind, stepped right a third of the way", skew: -7 * year, step: (fixes / 3, 0),
       startYear: 2017, endYear: 2024, windowAwayFromDrive: true),
     ClockCase(
-      description: "synchronised but 9 years ahead", skew: 9 * year, step: nil, startYear: 2033, endYear: 2033,
+      description: "synchronised but 9 years ahead", skew: 9 * year, step: nil, startYear: 2033, endYear: 2024,
       windowAwayFromDrive: true, synchronised: true),
     ClockCase(
       description: "synchronised but 3 years behind, stepped right a third of the way", skew: -3 * year,
@@ -69,6 +69,8 @@ struct DaemonClockTroubleTests {
     var liveDistance: String
     var endedDistance: String
     var summary: String
+    /// Whether the daemon logged re-dating the shift's start from the first fix.
+    var redated: Bool
   }
 
   static func canonical(_ object: Any?) -> String {
@@ -152,7 +154,8 @@ struct DaemonClockTroubleTests {
       sessions: try DaemonDatabaseProbe.query(daemon.databasePath, "SELECT count(*), count(ended_at_ms) FROM capture_sessions"),
       rejected: canonical(status.object("capture")?["rejected"]),
       liveDistance: canonical(status.object("shift.distance")), endedDistance: canonical(ended.object("distance")),
-      summary: ended["summary"] as? String ?? "")
+      summary: ended["summary"] as? String ?? "",
+      redated: daemon.log.contains("its start is re-dated to the receiver's"))
   }
 
   @Test(
@@ -184,6 +187,7 @@ struct DaemonClockTroubleTests {
     // report still carries the warm-up's error estimate (GST) and is refused as poor.
     #expect(right.rows.count == Self.fixes - 1, "\(right.rows.count) rows; refused: \(right.rejected)")
     #expect(right.rejected == #"{"poor_accuracy":1}"#)
+    #expect(right.redated == false)
     let start = Int(Self.driveStart.timeIntervalSince1970 * 1000)
     #expect(right.rows.first?.split(separator: "|")[3] == "\(start + 1000)"[...])
     #expect(right.rows.last?.split(separator: "|")[3] == "\(start + (Self.fixes - 1) * 1000)"[...])
@@ -196,7 +200,8 @@ struct DaemonClockTroubleTests {
     #expect(minuteAhead.rejected == #"{"poor_accuracy":1,"stale":\#(Self.fixes - 1)}"#)
     for (index, clock) in cases.enumerated().dropFirst().dropLast() {
       let outcome = try #require(try results[index]?.get(), "\(clock)")
-      // The faking reached the daemon: it dated the shift by the faked clock.
+      // The faking reached the daemon: with no fix yet, it could only stamp the shift's
+      // start by the faked clock. By the end it dates by the receiver's clock.
       #expect(Self.year(outcome.startedAt) == clock.startYear, "\(clock): started \(outcome.startedAt)")
       #expect(Self.year(outcome.endedAt) == clock.endYear, "\(clock): ended \(outcome.endedAt)")
       #expect(outcome.rows == right.rows, "\(clock): \(outcome.rows.count) rows against \(right.rows.count)")
@@ -204,18 +209,11 @@ struct DaemonClockTroubleTests {
       #expect(outcome.rejected == right.rejected, "\(clock)")
       // The running shift is measured with no window: the same figure, in the same words.
       #expect(outcome.liveDistance == right.liveDistance, "\(clock)")
-      if clock.windowAwayFromDrive {
-        // Known defect: the shift's start and end are dated by the wall clock, the samples
-        // by the receiver's. A wall clock years off puts the completed shift's window years
-        // away from its drive, and the seed's uncovered-end rule then counts a gap.
-        withKnownIssue("a completed shift's window is dated by the wall clock: \(clock)") {
-          #expect(outcome.endedDistance == right.endedDistance, "\(clock)")
-          #expect(outcome.summary == right.summary, "\(clock)")
-        }
-      } else {
-        #expect(outcome.endedDistance == right.endedDistance, "\(clock)")
-        #expect(outcome.summary == right.summary, "\(clock)")
-      }
+      // The completed shift is dated on the receiver's clock (its start re-dated by the
+      // first fix), so its window covers its drive and the figure is the right run's.
+      #expect(outcome.redated == clock.windowAwayFromDrive, "\(clock)")
+      #expect(outcome.endedDistance == right.endedDistance, "\(clock)")
+      #expect(outcome.summary == right.summary, "\(clock)")
     }
   }
 }

@@ -41,6 +41,22 @@ extension SampleStore {
     }
   }
 
+  /// Moves the start of open shift `id` to `startedAt`: the daemon dates a shift started
+  /// before any fix by the wall clock, and corrects it from the first fix when that clock
+  /// was years off. An ended shift is never re-dated.
+  public func redateShiftStart(_ id: Int64, to startedAt: Date) throws(StoreError) {
+    let start = try EncodedSample.milliseconds(startedAt, role: "shift start")
+    try write("re-date shift \(id)") { () throws(StoreError) in
+      guard let found = try shift(id: id) else { throw .shiftNotFound(id) }
+      guard found.shift.isRunning else { throw .shiftAlreadyEnded(found.shift) }
+      try database.withStatement("UPDATE shifts SET started_at_ms = ? WHERE id = ?") { (s) throws(StoreError) in
+        try s.bind(start, at: 1)
+        try s.bind(id, at: 2)
+        try s.step()
+      }
+    }
+  }
+
   /// Ends whichever shift is open; `.noOpenShift` when none is.
   public func endOpenShift(at endedAt: Date) throws(StoreError) -> StoredShift {
     guard let open = try openShift() else { throw .noOpenShift }

@@ -33,7 +33,9 @@ extension RecordingComponent {
 
   /// Opens a shift now and starts capturing into it (`shift start`).
   func startShift(_ store: SampleStore) throws -> ShiftSummary {
-    let shift = try store.startShift(at: Date(), maximumSampleInterval: configuration.maximumSampleInterval)
+    let stamp = shiftStartStamp()
+    let shift = try store.startShift(at: stamp, maximumSampleInterval: configuration.maximumSampleInterval)
+    noteShiftStarted(shift.id, at: stamp)
     try beginCapture(shiftID: shift.id)
     context?.announce(
       "shift.started", "shift \(shift.id) started; capture is on", fields: LogFields(shift: shift.id))
@@ -52,7 +54,7 @@ extension RecordingComponent {
       endCapture(current, reason: "shift ended")
       recording = nil
     }
-    let ended = try store.endShift(open.id, at: Date())
+    let ended = try store.endShift(open.id, at: shiftEndStamp())
     let summary = figure.summary(of: ended.shift, distance: try store.recordedDistance(ofShift: ended.id))
     context?.announce(
       "shift.ended", "shift \(ended.id) ended: \(summary.summary)", fields: LogFields(shift: ended.id),

@@ -57,6 +57,8 @@ public final class RecordingComponent: DaemonComponent {
   var recording: Recording?
 
   var gpsd = GPSDStatus()
+  /// Shift starts and ends dated on the receiver's clock (see ShiftClock).
+  lazy var shiftClock = ShiftClock(tolerance: configuration.maximumSampleInterval)
   private var sessionStartedAt: Date?
   /// Capture's tally when the current session started (or the last one ended), so status
   /// counts the fixes of this session (or since the last one).
@@ -304,6 +306,7 @@ public final class RecordingComponent: DaemonComponent {
           fields: LogFields(session: id.rawValue, shift: shiftID, reason: reason.description))
       case let .accepted(sample):
         for observer in observers { observer.observe(accepted: sample) }
+        redateProvisionalStart(keeping: sample, shiftID: shiftID)
         // Nothing left pending after a kept sample: its batch was just written.
         if storeError != nil, recording?.sink.batch.pending.isEmpty == true { storeWorked() }
       case let .saveFailed(reason):
@@ -312,6 +315,28 @@ public final class RecordingComponent: DaemonComponent {
         break
       }
     }
+  }
+
+  /// The first kept fix of a shift started before any fix checks the wall clock's stamp.
+  private func redateProvisionalStart(keeping sample: RouteSample, shiftID: Int64) {
+    guard let correction = shiftClock.kept(fixAt: sample.timestamp, monotonic: monotonicClock(), shiftID: shiftID),
+      let store
+    else { return }
+    do {
+      try store.redateShiftStart(shiftID, to: correction.start)
+      context?.logger.notice(
+        "shift \(shiftID) was dated by the wall clock, \(Int(correction.wallClockError.rounded())) s off the receiver's time; its start is re-dated to the receiver's",
+        fields: LogFields(shift: shiftID, reason: "wall clock disagrees with the receiver"))
+    } catch {
+      context?.logger.warning("shift \(shiftID) could not be re-dated: \(error)", fields: LogFields(shift: shiftID))
+    }
+  }
+
+  /// Now on the receiver's clock if a fix has been kept, else the wall clock.
+  func shiftStartStamp() -> Date { shiftClock.startStamp(wall: Date(), monotonic: monotonicClock()) }
+  func shiftEndStamp() -> Date { shiftClock.endStamp(wall: Date(), monotonic: monotonicClock()) }
+  func noteShiftStarted(_ id: Int64, at stamp: Date) {
+    shiftClock.shiftStarted(id, stamped: stamp, monotonic: monotonicClock())
   }
 
   // MARK: - Store health
