@@ -17,16 +17,7 @@ public final class GPSDFullSpeedReceiver: @unchecked Sendable {
   /// Opens the terminal and starts `gpsd -N -n -b -S PORT DEVICE` on it.
   public init(timeout: Double = 10) throws {
     port = try FreePort.find()
-    let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    guard fd >= 0, ioctl(fd, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
-      ioctl(fd, 0x8004_5430 /* TIOCGPTN */, &number) == 0
-    else {
-      throw GPSDFake.Failure(description: "cannot open a pseudo-terminal: errno \(errno)")
-    }
-    master = fd
-    devicePath = "/dev/pts/\(number)"
+    (master, devicePath) = try PseudoTerminal.openMaster()
     gpsd = try GPSDChildProcess(
       executable: "/usr/sbin/gpsd", arguments: ["-N", "-n", "-b", "-S", String(port), devicePath])
     guard FreePort.waitUntilListening(port: port, timeout: timeout) else {

@@ -26,18 +26,7 @@ public final class GPSDPseudoReceiver: @unchecked Sendable {
     lines = text.split(whereSeparator: \.isNewline).map(String.init)
     interval = secondsPerLine
     port = try FreePort.find()
-    // posix_openpt and friends are not in Swift's Glibc module; /dev/ptmx and its two
-    // ioctls are what they do on Linux.
-    let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    guard fd >= 0, ioctl(fd, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
-      ioctl(fd, 0x8004_5430 /* TIOCGPTN */, &number) == 0
-    else {
-      throw GPSDFake.Failure(description: "cannot open a pseudo-terminal: errno \(errno)")
-    }
-    master = fd
-    devicePath = "/dev/pts/\(number)"
+    (master, devicePath) = try PseudoTerminal.openMaster()
     // Holding the slave open keeps the terminal alive while gpsd is down.
     slaveHolder = open(devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
     _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)

@@ -29,14 +29,7 @@ final class PseudoTerminalReceiver: @unchecked Sendable {
     self.drive = drive
     firstCycle = cycles.lowerBound
     endCycle = min(cycles.upperBound, RealTimeDrive.maximumCycles)
-    let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    guard fd >= 0, ioctl(fd, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
-      ioctl(fd, 0x8004_5430 /* TIOCGPTN */, &number) == 0
-    else { throw DaemonTestFailure("cannot open a pseudo-terminal: errno \(errno)") }
-    master = fd
-    devicePath = "/dev/pts/\(number)"
+    (master, devicePath) = try PseudoTerminal.openMaster()
     // Held open so the terminal lives until unplugged; raw, so nothing is echoed back.
     slaveHolder = open(devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
     var settings = termios()
