@@ -8,17 +8,8 @@ import Testing
 
 @Suite("Configuration")
 struct ConfigurationTests {
-  func load(_ text: String) -> Result<DaemonConfiguration, ConfigurationError> {
-    switch ConfigurationFileReader.parse(text: text, file: "test.conf") {
-    case .failure(let error): return .failure(error)
-    case .success(let entries): return ConfigurationValidator.apply(entries, to: DaemonConfiguration(), file: "test.conf")
-    }
-  }
-
-  func error(_ text: String) -> String? {
-    if case .failure(let error) = load(text) { return error.description }
-    return nil
-  }
+  func load(_ text: String) -> Result<DaemonConfiguration, ConfigurationError> { ConfigurationText.load(text) }
+  func error(_ text: String) -> String? { ConfigurationText.error(text) }
 
   @Test("libinih entries carry their line numbers")
   func entriesHaveLines() throws {

@@ -8,17 +8,8 @@ import Uplink
 /// `UplinkConfiguration.fromSection`, errors pointing at the line at fault.
 @Suite("the [Uplink] section of dashpilot.conf")
 struct UplinkConfigurationFileTests {
-  func load(_ text: String) -> Result<DaemonConfiguration, ConfigurationError> {
-    switch ConfigurationFileReader.parse(text: text, file: "test.conf") {
-    case .failure(let error): return .failure(error)
-    case .success(let entries): return ConfigurationValidator.apply(entries, to: DaemonConfiguration(), file: "test.conf")
-    }
-  }
-
-  func error(_ text: String) -> String? {
-    if case .failure(let error) = load(text) { return error.description }
-    return nil
-  }
+  func load(_ text: String) -> Result<DaemonConfiguration, ConfigurationError> { ConfigurationText.load(text) }
+  func error(_ text: String) -> String? { ConfigurationText.error(text) }
 
   @Test("a section with host and vehicle_id turns the uplink on, with every default from UplinkConfiguration")
   func configured() throws {

@@ -159,21 +159,33 @@ import Testing
     #expect(consume(consumer.messages, topicSuffix: "samples").unique.map(\.sequence) == [1, 2, 3, 4, 5])
   }
 
+  /// A broker that knows van-7 by the password "right-horse", and a publisher started
+  /// with `password` and three queued batches of five samples.
+  func startWithPassword(_ password: String, in directory: URL) throws -> (MosquittoBroker, UplinkHarness) {
+    let broker = try MosquittoBroker(directory: directory, passwords: ["van-7": "right-horse"])
+    try broker.start()
+    let passwordFile = directory.appendingPathComponent("uplink-password")
+    try "\(password)\n".write(to: passwordFile, atomically: true, encoding: .utf8)
+    do {
+      let harness = try UplinkHarness(
+        configuration: testConfiguration(port: broker.port) {
+          $0.username = "van-7"
+          $0.passwordFile = passwordFile.path
+        })
+      try harness.enqueue(sampleBatches(count: 3, size: 5))
+      try harness.start()
+      return (broker, harness)
+    } catch {
+      broker.stop()
+      throw error
+    }
+  }
+
   @Test func aWrongPasswordIsReportedAndNothingLeavesTheOutbox() async throws {
     let directory = try TestPaths.temporaryDirectory("uplink-auth")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let broker = try MosquittoBroker(directory: directory, passwords: ["van-7": "right-horse"])
-    try broker.start()
+    let (broker, harness) = try startWithPassword("wrong-horse", in: directory)
     defer { broker.stop() }
-    let passwordFile = directory.appendingPathComponent("uplink-password")
-    try "wrong-horse\n".write(to: passwordFile, atomically: true, encoding: .utf8)
-    let harness = try UplinkHarness(
-      configuration: testConfiguration(port: broker.port) {
-        $0.username = "van-7"
-        $0.passwordFile = passwordFile.path
-      })
-    try harness.enqueue(sampleBatches(count: 3, size: 5))
-    try harness.start()
     let expected = "uplink: 127.0.0.1:\(broker.port) refused the connection: Connection Refused: not authorised."
     #expect(await eventually(within: 10) { harness.status?.lastError == expected })
     try await Task.sleep(nanoseconds: 2_500_000_000)
@@ -187,18 +199,8 @@ import Testing
   @Test func theRightPasswordIsAccepted() async throws {
     let directory = try TestPaths.temporaryDirectory("uplink-auth-ok")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let broker = try MosquittoBroker(directory: directory, passwords: ["van-7": "right-horse"])
-    try broker.start()
+    let (broker, harness) = try startWithPassword("right-horse", in: directory)
     defer { broker.stop() }
-    let passwordFile = directory.appendingPathComponent("uplink-password")
-    try "right-horse\n".write(to: passwordFile, atomically: true, encoding: .utf8)
-    let harness = try UplinkHarness(
-      configuration: testConfiguration(port: broker.port) {
-        $0.username = "van-7"
-        $0.passwordFile = passwordFile.path
-      })
-    try harness.enqueue(sampleBatches(count: 3, size: 5))
-    try harness.start()
     #expect(await eventually(within: 10) { harness.depth == 0 })
     #expect(harness.status?.connected == true)
   }
