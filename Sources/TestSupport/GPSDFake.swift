@@ -57,8 +57,40 @@ public final class GPSDFake: @unchecked Sendable {
 
 /// Free TCP ports on loopback, and waiting for a server to listen on one.
 public enum FreePort {
-  /// A port the kernel just handed out and released: free unless someone races for it.
+  /// A free port for a test's server, below the kernel's ephemeral range (32768-60999
+  /// here): a port the kernel hands out with bind(0) comes from that range, which every
+  /// outgoing connection also draws from, so with hundreds of test clients connecting at
+  /// once another socket could take it before the server binds it (a gpsd then "did not
+  /// listen"). Each port is handed out once per test process.
   public static func find() throws -> Int {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<1_000 {
+      let port = Int.random(in: 20_000..<32_768, using: &generator)
+      let fresh = handedOutLock.withLock { handedOut.insert(port).inserted }
+      if fresh, canBind(port: port) { return port }
+    }
+    return try kernelChosenPort()
+  }
+
+  nonisolated(unsafe) private static var handedOut: Set<Int> = []
+  private static let handedOutLock = NSLock()
+
+  /// Whether 127.0.0.1:`port` can be bound right now.
+  static func canBind(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+  }
+
+  /// A port the kernel just handed out and released: free unless someone races for it.
+  static func kernelChosenPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw GPSDFake.Failure(description: "socket() failed: \(errno)") }
     defer { close(fd) }
