@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 
-.PHONY: all deps build test bench demo clean install system-test fuzz
+.PHONY: all deps build test bench demo clean install system-test fuzz format lint
 
 all: build
 
@@ -30,6 +30,14 @@ fuzz: deps
 
 demo:
 	scripts/demo.sh
+
+# The toolchain's swift-format with the project's .swift-format (2-space indent, 120
+# columns); `make lint` is what CI checks, `make format` rewrites in place.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 
 # Static binaries (no Swift runtime needed on the box), the unit, sysusers and tmpfiles
 # entries and the documented configuration (never overwriting an edited one).

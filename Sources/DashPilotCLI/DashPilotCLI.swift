@@ -67,7 +67,8 @@ public enum DashPilotCLI {
     }
     if words.first == "replay" {
       // Global options written before the word: hand --json on, the socket is not used.
-      return ReplayDispatch.run(arguments: Array(words.dropFirst()) + (options.json ? ["--json"] : []), console: console)
+      return ReplayDispatch.run(
+        arguments: Array(words.dropFirst()) + (options.json ? ["--json"] : []), console: console)
     }
     guard let (command, rest) = match(words) else {
       return usageFailure(UsageError("unknown command \"\(words.prefix(2).joined(separator: " "))\""), console: console)
@@ -94,13 +95,16 @@ public enum DashPilotCLI {
   }
 
   static func usageFailure(_ error: UsageError, console: Console) -> Int32 {
-    let hint = error.command.map { "Run 'dashpilotctl help \($0)' for its usage." } ?? "Run 'dashpilotctl help' for the commands."
+    let hint =
+      error.command.map { "Run 'dashpilotctl help \($0)' for its usage." }
+      ?? "Run 'dashpilotctl help' for the commands."
     console.error("dashpilotctl: \(error.message)\n\(hint)")
     return ExitStatus.usage.rawValue
   }
 
   static var overview: String {
-    let rows = commands.map { "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.summary)" }
+    let rows =
+      commands.map { "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.summary)" }
       + ["  \("replay".padding(toLength: 13, withPad: " ", startingAt: 0)) \(ReplayDispatch.summary)"]
     return """
       USAGE: dashpilotctl COMMAND [--json] [--socket PATH]

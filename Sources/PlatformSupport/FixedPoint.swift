@@ -12,6 +12,7 @@ extension Double {
       vsnprintf(&buffer, buffer.count, "%.*f", arguments)
     }
     guard count >= 0 else { return String(self) }
-    return String(decoding: buffer.prefix(min(Int(count), buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(
+      decoding: buffer.prefix(min(Int(count), buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

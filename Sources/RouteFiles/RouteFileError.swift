@@ -50,7 +50,8 @@ public struct RouteFileError: Error, Sendable, Hashable, CustomStringConvertible
       "GeoJSON type \"\(type)\" is not a route (expected LineString, MultiLineString, or a Feature or FeatureCollection holding one)"
     case .notGeoJSON: "is JSON but not GeoJSON (it has no \"type\")"
     case .missingTime(let index): "point \(index) has no time"
-    case .badTime(let index, let text): "point \(index) has an unreadable time \"\(text)\" (expected ISO 8601, e.g. 2026-11-29T21:30:00Z)"
+    case .badTime(let index, let text):
+      "point \(index) has an unreadable time \"\(text)\" (expected ISO 8601, e.g. 2026-11-29T21:30:00Z)"
     }
   }
 }

@@ -19,7 +19,8 @@ enum RouteFailureMapping {
   static func failure(forGatewayStatus status: Int, provider: String) -> RouteFailure? {
     switch status {
     case 401: RouteFailure(.credentials, "\(provider): HTTP 401, credentials missing or rejected")
-    case 403: RouteFailure(.permissionRestricted, "\(provider): HTTP 403, access refused (permission or IP restriction)")
+    case 403:
+      RouteFailure(.permissionRestricted, "\(provider): HTTP 403, access refused (permission or IP restriction)")
     case 402, 429: RouteFailure(.quotaExhausted, "\(provider): HTTP \(status), quota exhausted")
     default: nil
     }

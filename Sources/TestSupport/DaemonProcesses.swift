@@ -51,10 +51,12 @@ public enum ProcessRunner {
     if let environment { process.environment = environment }
     let directory = try TestPaths.temporaryDirectory("dashpilot-run")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+    let outURL = directory.appendingPathComponent("out")
+    let errURL = directory.appendingPathComponent("err")
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
@@ -194,7 +196,10 @@ public final class DaemonUnderTest: @unchecked Sendable {
   public func stop() -> Int32? {
     if process.isRunning { signal(SIGTERM) }
     let status = waitForExit()
-    if status == nil { signal(SIGKILL); process.waitUntilExit() }
+    if status == nil {
+      signal(SIGKILL)
+      process.waitUntilExit()
+    }
     try? FileManager.default.removeItem(at: directory)
     return status
   }
@@ -224,7 +229,9 @@ public final class RawSocketClient {
       for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
     }
     let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard result == 0 else {
       let error = errno
@@ -243,7 +250,9 @@ public final class RawSocketClient {
   public func send(_ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+      let written = bytes.withUnsafeBytes {
+        Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+      }
       if written < 0 && errno == EINTR { continue }
       if written <= 0 { return false }
       offset += written

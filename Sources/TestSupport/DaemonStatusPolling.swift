@@ -18,7 +18,8 @@ extension DaemonUnderTest {
       let object = try? JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any]
     else {
       throw DaemonTestFailure(
-        "dashpilotctl \(arguments.joined(separator: " ")) exited \(outcome.status): \(outcome.standardOutput) \(outcome.standardError)")
+        "dashpilotctl \(arguments.joined(separator: " ")) exited \(outcome.status): \(outcome.standardOutput) \(outcome.standardError)"
+      )
     }
     return object
   }

@@ -29,7 +29,7 @@ public final class GPSDChildProcess: @unchecked Sendable {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
     posix_spawnattr_setpgroup(&attributes, 0)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var child: pid_t = 0
     let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
     guard status == 0 else {

@@ -90,7 +90,9 @@ public final class GuidanceSlowLink: @unchecked Sendable {
         if count <= 0 { return }
         var offset = 0
         while offset < count {
-          let written = buffer.withUnsafeBytes { send(to, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL)) }
+          let written = buffer.withUnsafeBytes {
+            send(to, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL))
+          }
           if written <= 0 { return }
           offset += written
         }

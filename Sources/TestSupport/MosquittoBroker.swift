@@ -135,4 +135,3 @@ public struct TestProcessError: Error, CustomStringConvertible {
   public var description: String
   public init(_ description: String) { self.description = description }
 }
-

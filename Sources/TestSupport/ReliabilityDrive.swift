@@ -46,7 +46,8 @@ public enum ReliabilityDrive {
   /// Fix k as gpsd writes a TPV.
   public static func tpvLine(_ k: Int) -> String {
     let position = coordinate(k)
-    return #"{"class":"TPV","device":"\#(device)","mode":3,"time":"\#(GPSDTimeText.iso(time(k).timeIntervalSince1970))","ept":0.005,"lat":\#(position.latitude),"lon":\#(position.longitude),"altHAE":12.0,"track":90.0,"speed":\#(speed),"eph":4.5,"epx":3.0,"epy":3.2}"#
+    return
+      #"{"class":"TPV","device":"\#(device)","mode":3,"time":"\#(GPSDTimeText.iso(time(k).timeIntervalSince1970))","ept":0.005,"lat":\#(position.latitude),"lon":\#(position.longitude),"altHAE":12.0,"track":90.0,"speed":\#(speed),"eph":4.5,"epx":3.0,"epy":3.2}"#
   }
 }
 

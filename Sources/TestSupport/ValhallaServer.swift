@@ -54,13 +54,15 @@ public final class RoutingEngineServer: @unchecked Sendable {
     let status = try startLock.withLock {
       try spawnAndWait(["/bin/bash", script] + arguments.dropFirst(), stdout: outputURL.path, stderr: errorURL.path)
     }
-    let text = ((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = ((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").trimmingCharacters(
+      in: .whitespacesAndNewlines)
     let complaint = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
     guard status == 0, let pid = pid_t(text.split(separator: "\n").last ?? "") else {
       throw StartError(description: "\(arguments[0]) failed (status \(status)): \(complaint)")
     }
     RunningEngines.shared.add(pid, directory: directory)
-    let grid = try JSONDecoder().decode(RoadGrid.self, from: Data(contentsOf: directory.appendingPathComponent("grid.json")))
+    let grid = try JSONDecoder().decode(
+      RoadGrid.self, from: Data(contentsOf: directory.appendingPathComponent("grid.json")))
     return RoutingEngineServer(engine: engine, port: port, directory: directory, pid: pid, grid: grid)
   }
 
@@ -128,7 +130,8 @@ private func spawnAndWait(_ arguments: [String], stdout: String, stderr: String)
   var pid: pid_t = 0
   let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
   guard spawned == 0 else {
-    throw RoutingEngineServer.StartError(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(spawned)))")
+    throw RoutingEngineServer.StartError(
+      description: "posix_spawn \(arguments[0]): \(String(cString: strerror(spawned)))")
   }
   var status: Int32 = 0
   while waitpid(pid, &status, 0) < 0 {

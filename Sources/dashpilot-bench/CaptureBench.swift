@@ -18,12 +18,15 @@ private func generatedLog(fixes: Int) -> Data {
   for second in 0..<fixes {
     let stopped = second % 300 < 30
     let speed = stopped ? 0 : 10 + Double(random.next() % 500) / 100
-    if second % 45 == 0 { bearing = (bearing + (random.next() % 2 == 0 ? 90 : 270)).truncatingRemainder(dividingBy: 360) }
+    if second % 45 == 0 {
+      bearing = (bearing + (random.next() % 2 == 0 ? 90 : 270)).truncatingRemainder(dividingBy: 360)
+    }
     position = GeographicDistance.destination(from: position, bearing: bearing, distance: speed)
     let jitterNorth = Double(random.next() % 100) / 100 - 0.5
     let fix = GeographicDistance.destination(from: position, bearing: 0, distance: jitterNorth)
     let time = GPSDTimeText.iso(epoch + Double(second))
-    text += #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"\#(time)","ept":0.005,"lat":\#(fix.latitude),"lon":\#(fix.longitude),"altHAE":82.0,"epv":23.0,"track":\#(bearing),"speed":\#(speed),"eph":17.1}"#
+    text +=
+      #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"\#(time)","ept":0.005,"lat":\#(fix.latitude),"lon":\#(fix.longitude),"altHAE":82.0,"epv":23.0,"track":\#(bearing),"speed":\#(speed),"eph":17.1}"#
     text += "\n"
     text += #"{"class":"SKY","device":"/dev/ttyUSB0","time":"\#(time)","hdop":0.9,"nSat":12,"uSat":9}"#
     text += "\n"
@@ -38,7 +41,8 @@ private enum GPSDTimeText {
     var parts = tm()
     gmtime_r(&t, &parts)
     func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).000Z"
+    return
+      "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).000Z"
   }
 }
 

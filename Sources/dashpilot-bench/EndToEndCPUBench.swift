@@ -29,7 +29,13 @@ enum EndToEndCPUBench {
 
   static func run(_ report: inout BenchReport) throws {
     let directory = try TestPaths.temporaryDirectory("e2e-cpu-bench")
-    defer { if ProcessInfo.processInfo.environment["E2E_KEEP"] == nil { try? FileManager.default.removeItem(at: directory) } else { FileHandle.standardError.write(Data("kept \(directory.path)\n".utf8)) } }
+    defer {
+      if ProcessInfo.processInfo.environment["E2E_KEEP"] == nil {
+        try? FileManager.default.removeItem(at: directory)
+      } else {
+        FileHandle.standardError.write(Data("kept \(directory.path)\n".utf8))
+      }
+    }
     let receiver = try GPSDFullSpeedReceiver()
     defer { receiver.stop() }
     let server = "127.0.0.1:\(receiver.port)"
@@ -44,7 +50,9 @@ enum EndToEndCPUBench {
 
     let gpxPath = directory.appendingPathComponent("gpxlogger.gpx").path
     let pipePath = directory.appendingPathComponent("gpspipe.json").path
-    let gpxlogger = try GPSDChildProcess(executable: "/usr/bin/gpxlogger", arguments: ["-e", "sockets", "-f", gpxPath, server], outputPath: gpxPath + ".log")
+    let gpxlogger = try GPSDChildProcess(
+      executable: "/usr/bin/gpxlogger", arguments: ["-e", "sockets", "-f", gpxPath, server],
+      outputPath: gpxPath + ".log")
     defer { gpxlogger.killGroup() }
     let gpspipe = try GPSDChildProcess(executable: "/usr/bin/gpspipe", arguments: ["-w", server], outputPath: pipePath)
     defer { gpspipe.killGroup() }

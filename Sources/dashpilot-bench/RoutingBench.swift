@@ -30,18 +30,23 @@ func runRoutingBenchmarks(_ report: inout BenchReport) {
   }
   report.record("routing_first_request_rss_delta", Double(after - before), "kB")
 
-  report.record("routing_valhalla_route_median", medianMilliseconds(ValhallaProvider(baseURL: valhalla.baseURL), request, report), "ms")
+  report.record(
+    "routing_valhalla_route_median", medianMilliseconds(ValhallaProvider(baseURL: valhalla.baseURL), request, report),
+    "ms")
 
   if let osrm = try? RoutingEngineServer.startOSRM(profile: "car") {
     defer { osrm.stop() }
-    report.record("routing_osrm_route_median", medianMilliseconds(OSRMProvider(baseURL: osrm.baseURL), request, report), "ms")
+    report.record(
+      "routing_osrm_route_median", medianMilliseconds(OSRMProvider(baseURL: osrm.baseURL), request, report), "ms")
   } else {
     FileHandle.standardError.write(Data("routing OSRM benchmark skipped: engine did not start\n".utf8))
   }
 }
 
 /// The median wall time of 100 blocking route requests on loopback, after 5 to warm up.
-private func medianMilliseconds(_ provider: some RouteProvider, _ request: RouteRequest, _ report: BenchReport) -> Double {
+private func medianMilliseconds(_ provider: some RouteProvider, _ request: RouteRequest, _ report: BenchReport)
+  -> Double
+{
   for _ in 0..<5 { _ = provider.route(for: request) }
   var times: [Double] = []
   for _ in 0..<100 {

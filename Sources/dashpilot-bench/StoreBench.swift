@@ -144,19 +144,20 @@ enum StoreBench {
     var checksum: Int64 = 0
     for _ in 0..<3 {
       measure.append(try report.seconds { _ = try store.recordedDistance(ofShift: shiftID) })
-      scan.append(try report.seconds {
-        try store.database.withStatement(
-          """
-          SELECT id, capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm,
-            speed_cm_s, course_cdeg FROM samples WHERE shift_id = ? AND id > 0 ORDER BY id
-          """
-        ) { (s) throws(StoreError) in
-          try s.bind(shiftID, at: 1)
-          while try s.step() {
-            for column in Int32(0)..<8 { checksum &+= s.int64(column) }
+      scan.append(
+        try report.seconds {
+          try store.database.withStatement(
+            """
+            SELECT id, capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm,
+              speed_cm_s, course_cdeg FROM samples WHERE shift_id = ? AND id > 0 ORDER BY id
+            """
+          ) { (s) throws(StoreError) in
+            try s.bind(shiftID, at: 1)
+            while try s.step() {
+              for column in Int32(0)..<8 { checksum &+= s.int64(column) }
+            }
           }
-        }
-      })
+        })
     }
     // Where the one pass spends its time: reading the rows into samples, then the
     // calculator (filter, sort, walk) over them.
@@ -169,7 +170,9 @@ enum StoreBench {
     let scanned = scan.min() ?? 0
     report.record("store_one_pass_\(label)", measured * 1e3, "ms")
     report.record("store_select_scan_\(label)", scanned * 1e3, "ms")
-    if scanned > 0 { report.record("store_one_pass_vs_scan_\(label)", (measured / scanned * 100).rounded() / 100, "ratio") }
+    if scanned > 0 {
+      report.record("store_one_pass_vs_scan_\(label)", (measured / scanned * 100).rounded() / 100, "ratio")
+    }
     if checksum == 42 { print("") }  // keeps the scan from being optimised away
   }
 

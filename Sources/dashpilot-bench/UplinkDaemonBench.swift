@@ -49,11 +49,14 @@ enum UplinkDaemonBench {
     do {
       let store = try SampleStore(path: database)
       try Outbox.createSchema(on: store.connectionHandle)
-      store.commitObserver = BacklogObserver(outbox: Outbox(connection: store.connectionHandle, encoder: encoder, bound: 10_000_000))
+      store.commitObserver = BacklogObserver(
+        outbox: Outbox(connection: store.connectionHandle, encoder: encoder, bound: 10_000_000))
       let shift = try store.startShift(at: Date(timeIntervalSince1970: StoreIngestPattern.firstFixTime - 1))
       for start in stride(from: 0, to: samples, by: batchSize) {
         try store.append(
-          (start..<min(start + batchSize, samples)).map { StoreIngestPattern.sample($0, session: CaptureSessionID("bench")) },
+          (start..<min(start + batchSize, samples)).map {
+            StoreIngestPattern.sample($0, session: CaptureSessionID("bench"))
+          },
           toShift: shift.id)
       }
     }
@@ -62,7 +65,8 @@ enum UplinkDaemonBench {
     let queued = try outbox.peek(limit: Int.max)
     let sampleEntries = queued.filter { $0.topic == .samples }
     guard sampleEntries.reduce(0, { $0 + $1.sampleCount }) == samples else {
-      throw Failure(description: "the backlog holds \(sampleEntries.reduce(0) { $0 + $1.sampleCount }) samples, not \(samples)")
+      throw Failure(
+        description: "the backlog holds \(sampleEntries.reduce(0) { $0 + $1.sampleCount }) samples, not \(samples)")
     }
     let topicLength = "dashpilot/van-7/samples".utf8.count
     let payloadBytes = sampleEntries.reduce(0) { $0 + $1.payload.count }
@@ -83,7 +87,11 @@ enum UplinkDaemonBench {
     let deadline = Date(timeIntervalSinceNow: 300)
     var connectedAt: UInt64?
     while connectedAt == nil && Date() < deadline {
-      if daemon.log.contains("uplink: connected to") { connectedAt = DispatchTime.now().uptimeNanoseconds } else { usleep(2_000) }
+      if daemon.log.contains("uplink: connected to") {
+        connectedAt = DispatchTime.now().uptimeNanoseconds
+      } else {
+        usleep(2_000)
+      }
     }
     guard let connectedAt else { throw Failure(description: "dashpilotd never connected: \(daemon.log)") }
     var drainedAt: UInt64?
@@ -114,11 +122,15 @@ private final class BacklogObserver: StoreCommitObserver {
     if let report = ShiftReport(shift: shift, distance: distance) { try enqueue(.shift(report)) }
   }
 
-  func captureSessionBegan(_ id: CaptureSessionID, at startedAt: Date, shiftID: Int64?, reason: String) throws(StoreError) {
-    try enqueue(.session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .start, at: startedAt, reason: reason)))
+  func captureSessionBegan(_ id: CaptureSessionID, at startedAt: Date, shiftID: Int64?, reason: String)
+    throws(StoreError)
+  {
+    try enqueue(
+      .session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .start, at: startedAt, reason: reason)))
   }
 
-  func captureSessionEnded(_ id: CaptureSessionID, at endedAt: Date, shiftID: Int64?, reason: String) throws(StoreError) {
+  func captureSessionEnded(_ id: CaptureSessionID, at endedAt: Date, shiftID: Int64?, reason: String) throws(StoreError)
+  {
     try enqueue(.session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .end, at: endedAt, reason: reason)))
   }
 

@@ -71,7 +71,8 @@ let arguments = CommandLine.arguments
 guard arguments.count == 3 || arguments.count == 4, let streamStart = Double(arguments[2]),
   arguments.count == 3 || Int(arguments[3]) != nil
 else {
-  FileHandle.standardError.write(Data("usage: dashpilot-capture-child DATABASE STREAM_START [STOP_AFTER_SAMPLES]\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: dashpilot-capture-child DATABASE STREAM_START [STOP_AFTER_SAMPLES]\n".utf8))
   exit(2)
 }
 let stopAfter = arguments.count == 4 ? Int(arguments[3]) : nil

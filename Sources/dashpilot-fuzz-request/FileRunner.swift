@@ -77,4 +77,4 @@ struct FuzzFileRunner {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(2)
   }
-  }
+}

@@ -16,7 +16,8 @@ struct InputMutator {
 
   /// Bytes JSON gives meaning to, and a few that break UTF-8, so mutations reach the
   /// parser's interesting branches more often than uniform bytes would.
-  private static let interesting: [UInt8] = Array(#"{}[]":,-+.eE0123456789\ntrufalsn"#.utf8) + [0x00, 0x0D, 0x80, 0xC3, 0xFF]
+  private static let interesting: [UInt8] =
+    Array(#"{}[]":,-+.eE0123456789\ntrufalsn"#.utf8) + [0x00, 0x0D, 0x80, 0xC3, 0xFF]
 
   mutating func mutate(_ input: [UInt8], splicingWith other: [UInt8]) -> [UInt8] {
     var bytes = input

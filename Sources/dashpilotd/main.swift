@@ -1,4 +1,5 @@
 import Daemon
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -26,15 +26,19 @@ import Testing
     _ = Fixture.feed(&service, [Fixture.version, Fixture.tpv(0), Fixture.tpv(1, north: 10)])
     sink.failSave = { _ in true }
     let failed = Fixture.feed(&service, [Fixture.tpv(2, north: 20)])
-    #expect(failed == [
-      .saveFailed("the sample could not be kept"),
-      .sessionEnded(CaptureSessionID("session-1"), .saveFailed("the sample could not be kept")),
-    ])
+    #expect(
+      failed == [
+        .saveFailed("the sample could not be kept"),
+        .sessionEnded(CaptureSessionID("session-1"), .saveFailed("the sample could not be kept")),
+      ])
     #expect(service.storeFailure == "the sample could not be kept")
 
     // Held: ten fixes dropped, no session minted, the sink not asked to save any of them.
     var asked = 0
-    sink.failSave = { _ in asked += 1; return true }
+    sink.failSave = { _ in
+      asked += 1
+      return true
+    }
     let held = Fixture.feed(&service, (3..<13).map { Fixture.tpv(Double($0), north: Double($0) * 10) })
     #expect(held == Array(repeating: .dropped("the sample could not be kept"), count: 10))
     #expect(asked == 0)

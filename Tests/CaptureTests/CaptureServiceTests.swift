@@ -47,10 +47,12 @@ struct CaptureServiceTests {
     let sink = InMemorySampleSink()
     var service = Self.service(sink)
     try service.startCapture()
-    let events = Self.feed(&service, [
-      Self.version, .device(GPSDDevice(path: "/dev/ttyUSB0", activated: true)),
-      Self.tpv(0, mode: .noFix), Self.tpv(1, mode: .noFix), Self.tpv(2), Self.tpv(3, north: 10),
-    ])
+    let events = Self.feed(
+      &service,
+      [
+        Self.version, .device(GPSDDevice(path: "/dev/ttyUSB0", activated: true)),
+        Self.tpv(0, mode: .noFix), Self.tpv(1, mode: .noFix), Self.tpv(2), Self.tpv(3, north: 10),
+      ])
     let id = CaptureSessionID("session-1")
     #expect(events.count == 5)
     #expect(events[0] == .rejected(.noFix))
@@ -131,13 +133,16 @@ struct CaptureServiceTests {
     _ = Self.feed(&service, [Self.version, Self.tpv(0)])
     // The fixes themselves say they now come from another receiver.
     let events = Self.feed(&service, [Self.tpv(1, north: 30, device: "/dev/ttyUSB1")])
-    #expect(events.prefix(2) == [
-      .sessionEnded(CaptureSessionID("session-1"), .deviceChanged(from: "/dev/ttyUSB0", to: "/dev/ttyUSB1")),
-      .sessionStarted(CaptureSessionID("session-2"), .fixesStarted(device: "/dev/ttyUSB1")),
-    ])
+    #expect(
+      events.prefix(2) == [
+        .sessionEnded(CaptureSessionID("session-1"), .deviceChanged(from: "/dev/ttyUSB0", to: "/dev/ttyUSB1")),
+        .sessionStarted(CaptureSessionID("session-2"), .fixesStarted(device: "/dev/ttyUSB1")),
+      ])
     // And a DEVICE report for another path does too.
     let switched = Self.feed(&service, [.device(GPSDDevice(path: "/dev/ttyS0", activated: true))])
-    #expect(switched == [.sessionEnded(CaptureSessionID("session-2"), .deviceChanged(from: "/dev/ttyUSB1", to: "/dev/ttyS0"))])
+    #expect(
+      switched == [.sessionEnded(CaptureSessionID("session-2"), .deviceChanged(from: "/dev/ttyUSB1", to: "/dev/ttyS0"))]
+    )
   }
 
   @Test func stoppingCaptureEndsTheSessionAndIgnoresFixes() throws {
@@ -145,7 +150,10 @@ struct CaptureServiceTests {
     var service = Self.service(sink)
     try service.startCapture()
     _ = Self.feed(&service, [Self.version, Self.tpv(0)])
-    #expect(service.stopCapture(reason: "shift ended") == [.sessionEnded(CaptureSessionID("session-1"), .captureStopped("shift ended"))])
+    #expect(
+      service.stopCapture(reason: "shift ended") == [
+        .sessionEnded(CaptureSessionID("session-1"), .captureStopped("shift ended"))
+      ])
     #expect(Self.feed(&service, [Self.tpv(1, north: 40)]).isEmpty)
     #expect(sink.samples.count == 1)
     #expect(service.stopCapture(reason: "daemon stopping").isEmpty)
@@ -158,10 +166,11 @@ struct CaptureServiceTests {
     _ = Self.feed(&service, [Self.version, Self.tpv(0), Self.tpv(1, north: 10)])
     sink.failSave = { _ in true }
     let failed = Self.feed(&service, [Self.tpv(2, north: 20)])
-    #expect(failed == [
-      .saveFailed("the sample could not be kept"),
-      .sessionEnded(CaptureSessionID("session-1"), .saveFailed("the sample could not be kept")),
-    ])
+    #expect(
+      failed == [
+        .saveFailed("the sample could not be kept"),
+        .sessionEnded(CaptureSessionID("session-1"), .saveFailed("the sample could not be kept")),
+      ])
     #expect(service.statistics.saveFailures == 1)
     // The filter judges from what was really kept (north 10 at 1 s), in a new session.
     #expect(service.filter.lastRetained == sink.samples.last)
@@ -178,7 +187,8 @@ struct CaptureServiceTests {
     try service.startCapture()
     _ = Self.feed(&service, [Self.version, Self.tpv(0), Self.tpv(1, north: 10)])
     let events = service.saveFailed(reason: "disk full")
-    #expect(events == [.saveFailed("disk full"), .sessionEnded(CaptureSessionID("session-1"), .saveFailed("disk full"))])
+    #expect(
+      events == [.saveFailed("disk full"), .sessionEnded(CaptureSessionID("session-1"), .saveFailed("disk full"))])
     #expect(service.statistics.saveFailures == 1)
     #expect(sink.sessions.first?.end == .saveFailed("disk full"))
     #expect(sink.sessions.first?.endedAt == Date(timeIntervalSince1970: Self.epoch + 1))

@@ -67,12 +67,13 @@ struct ReplayCommandTests {
     let outcome = try Self.replay([DriveFixture.named("city-drive").json.path])
     #expect(outcome.status == 0)
     let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(Array(lines.prefix(4)) == [
-      "7.0 mi recorded · partial route",
-      "4 unbroken stretches of capture",
-      "3 capture gaps",
-      "This is a partial route: capture was interrupted, so more was driven than was recorded.",
-    ])
+    #expect(
+      Array(lines.prefix(4)) == [
+        "7.0 mi recorded · partial route",
+        "4 unbroken stretches of capture",
+        "3 capture gaps",
+        "This is a partial route: capture was interrupted, so more was driven than was recorded.",
+      ])
     #expect(lines.contains("2 capture sessions; 2215 fixes received, 1031 kept"))
     #expect(lines.contains("  2 rejected: implausible speed"))
     #expect(lines.contains("4237 lines read, 0 skipped (not gpsd JSON)"))
@@ -99,8 +100,10 @@ struct ReplayCommandTests {
   @Test(arguments: [
     ([String](), "dashpilotctl replay: a FILE (gpsd JSON log) is required"),
     (["log.json", "--speed"], "dashpilotctl replay: unknown option '--speed'"),
-    (["log.json", "--window", "yesterday,2024-06-01T08:00:00Z"],
-     "dashpilotctl replay: --window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"),
+    (
+      ["log.json", "--window", "yesterday,2024-06-01T08:00:00Z"],
+      "dashpilotctl replay: --window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"
+    ),
     (["log.json", "--mode", "cycling"], "dashpilotctl replay: --mode must be driving or walking"),
   ])
   func usageErrorsExit2(_ arguments: [String], _ message: String) throws {
@@ -133,7 +136,9 @@ struct ReplayCommandTests {
     var second = 0
     while log.utf8.count < 2_500_000 {
       let time = Date(timeIntervalSince1970: 1_714_557_600 + Double(second))
-      log += #"{"class":"TPV","mode":3,"time":"\#(GPSDTime.format(time))","lat":\#(51.5 + Double(second % 1000) * 0.0001),"lon":-0.12,"eph":8.0,"speed":11.1,"track":0.0}"# + "\n"
+      log +=
+        #"{"class":"TPV","mode":3,"time":"\#(GPSDTime.format(time))","lat":\#(51.5 + Double(second % 1000) * 0.0001),"lon":-0.12,"eph":8.0,"speed":11.1,"track":0.0}"#
+        + "\n"
       second += 1
     }
     let file = directory.appendingPathComponent("long.json")
@@ -141,7 +146,8 @@ struct ReplayCommandTests {
     let size = log.utf8.count
     let ctl = try DaemonBinaries.url("dashpilotctl").path
     let outcome = try ProcessRunner.run(
-      URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "'\(ctl)' replay '\(file.path)' --json", "/dev/null"], timeout: 120)
+      URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "'\(ctl)' replay '\(file.path)' --json", "/dev/null"],
+      timeout: 120)
     #expect(outcome.status == 0)
     let percents = stride(from: 1 << 20, through: size, by: 1 << 20).map { Int(Double($0) / Double(size) * 100) }
     #expect(percents.count == 2)
@@ -152,7 +158,8 @@ struct ReplayCommandTests {
   @Test func helpExits0() throws {
     let outcome = try Self.replay(["--help"])
     #expect(outcome.status == 0)
-    #expect(outcome.standardOutput.hasPrefix("USAGE: dashpilotctl replay FILE [--route FILE] [--mode driving|walking]\n"))
+    #expect(
+      outcome.standardOutput.hasPrefix("USAGE: dashpilotctl replay FILE [--route FILE] [--mode driving|walking]\n"))
   }
 
   /// The temporary database lives under $TMPDIR and is gone when replay ends; where none
@@ -171,7 +178,8 @@ struct ReplayCommandTests {
     #expect(failed.standardOutput == "")
     #expect(
       failed.standardError
-        == "dashpilotctl replay: the replay's temporary database failed: cannot make a temporary directory under \(nowhere): No such file or directory\n")
+        == "dashpilotctl replay: the replay's temporary database failed: cannot make a temporary directory under \(nowhere): No such file or directory\n"
+    )
   }
 
   /// The shift's window given: the drive covers 08:01-08:04 of a 07:50-09:00 shift, so both
@@ -206,7 +214,8 @@ struct ReplayCommandTests {
 
   static func guidance(route: String, mode: [String] = []) throws -> (ProcessOutcome, [String: Any]) {
     let outcome = try replay(
-      [DriveFixture.named("short-drive").json.path, "--json", "--route", routes.appendingPathComponent(route).path] + mode)
+      [DriveFixture.named("short-drive").json.path, "--json", "--route", routes.appendingPathComponent(route).path]
+        + mode)
     let object = try Self.object(outcome)
     return (outcome, try #require(object["guidance"] as? [String: Any]))
   }
@@ -260,16 +269,19 @@ struct ReplayCommandTests {
 
   @Test func theTextReportListsGuidanceEvents() throws {
     let outcome = try Self.replay([
-      DriveFixture.named("short-drive").json.path, "--route", Self.routes.appendingPathComponent("short-drive.gpx").path,
+      DriveFixture.named("short-drive").json.path, "--route",
+      Self.routes.appendingPathComponent("short-drive.gpx").path,
     ])
     #expect(outcome.status == 0)
-    #expect(outcome.standardOutput.hasSuffix("""
-      Guidance (driving):
-        2024-06-01T08:01:01.000Z joined the route
-        2024-06-01T08:03:58.000Z arrived
-        at the end: arrived
+    #expect(
+      outcome.standardOutput.hasSuffix(
+        """
+        Guidance (driving):
+          2024-06-01T08:01:01.000Z joined the route
+          2024-06-01T08:03:58.000Z arrived
+          at the end: arrived
 
-      """))
+        """))
   }
 
   @Test func aRouteFileThatCannotBeUsedExits1AndNamesTheFile() throws {

@@ -14,7 +14,11 @@ struct ReplayGuidanceTests {
       mode: .threeDimensional, time: Self.time, latitude: 48.85, longitude: 2.35, eph: 12.5, epx: 3, epy: 4,
       speed: 9.5, track: 271)
     let fix = try #require(GuidanceFix(tpv))
-    #expect(fix == GuidanceFix(timestamp: Self.time, coordinate: GeoCoordinate(latitude: 48.85, longitude: 2.35), accuracy: 12.5, speed: 9.5, course: 271))
+    #expect(
+      fix
+        == GuidanceFix(
+          timestamp: Self.time, coordinate: GeoCoordinate(latitude: 48.85, longitude: 2.35), accuracy: 12.5, speed: 9.5,
+          course: 271))
   }
 
   @Test func accuracyIsTheFiltersRadius() throws {
@@ -48,9 +52,11 @@ struct ReplayGuidanceTests {
       position = GeographicDistance.destination(from: position, bearing: bearing, distance: 10)
       travelled += 10
       second += 1
-      replay.feed(report: .tpv(GPSDTPV(
-        mode: .threeDimensional, time: Self.time + Double(second), latitude: position.latitude,
-        longitude: position.longitude, eph: 8, speed: 10, track: bearing)))
+      replay.feed(
+        report: .tpv(
+          GPSDTPV(
+            mode: .threeDimensional, time: Self.time + Double(second), latitude: position.latitude,
+            longitude: position.longitude, eph: 8, speed: 10, track: bearing)))
     }
     return replay.finish()
   }
@@ -96,13 +102,17 @@ struct ReplayGuidanceTests {
     var replay = GPSDLogReplay()
     var result = replay.finish()
     result.guidance = outcome
-    #expect(ReplayReport(result: result).json.hasSuffix(
-      #","guidance":{"mode":"walking","phase":"off_route","events":[{"type":"off_route","time":"2024-06-01T08:00:00.000Z","lateral_m":null}]}}"#))
-    #expect(ReplayReport(result: result).text.hasSuffix("""
-      Guidance (walking):
-        2024-06-01T08:00:00.000Z off route, nowhere near it
-        at the end: off route
-      """))
+    #expect(
+      ReplayReport(result: result).json.hasSuffix(
+        #","guidance":{"mode":"walking","phase":"off_route","events":[{"type":"off_route","time":"2024-06-01T08:00:00.000Z","lateral_m":null}]}}"#
+      ))
+    #expect(
+      ReplayReport(result: result).text.hasSuffix(
+        """
+        Guidance (walking):
+          2024-06-01T08:00:00.000Z off route, nowhere near it
+          at the end: off route
+        """))
   }
 
   @Test func withoutARouteThereIsNoGuidanceKey() {

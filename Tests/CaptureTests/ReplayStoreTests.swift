@@ -15,7 +15,8 @@ struct ReplayStoreTests {
     for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
       if case let .tpv(tpv)? = GPSDJSONDecoder.decode(line), tpv.hasPosition, let time = tpv.time { times.append(time) }
     }
-    let first = try #require(times.first), last = try #require(times.last)
+    let first = try #require(times.first)
+    let last = try #require(times.last)
     return DateInterval(start: first, end: last)
   }
 
@@ -42,7 +43,9 @@ struct ReplayStoreTests {
 
   @Test func finishingTwiceGivesTheSameFigure() {
     var replay = GPSDLogReplay()
-    for second in 0..<3 { replay.feed(line: Self.tpv("2024-05-01T10:00:0\(second).000Z", 51.5 + Double(second) * 0.0001)) }
+    for second in 0..<3 {
+      replay.feed(line: Self.tpv("2024-05-01T10:00:0\(second).000Z", 51.5 + Double(second) * 0.0001))
+    }
     let first = replay.finish()
     let second = replay.finish()
     #expect(abs(first.distance.metres - 22.24) < 0.01)
@@ -88,9 +91,12 @@ struct ReplayStoreTests {
 
   @Test func aWindowTheStoreCannotHoldFailsTheReplay() throws {
     let window = DateInterval(
-      start: try #require(GPSDTime.parse("2024-05-01T09:00:00Z")), end: try #require(GPSDTime.parse("9000-01-01T00:00:00Z")))
+      start: try #require(GPSDTime.parse("2024-05-01T09:00:00Z")),
+      end: try #require(GPSDTime.parse("9000-01-01T00:00:00Z")))
     var replay = GPSDLogReplay(options: GPSDLogReplay.Options(window: window))
-    for second in 0..<3 { replay.feed(line: Self.tpv("2024-05-01T10:00:0\(second).000Z", 51.5 + Double(second) * 0.0001)) }
+    for second in 0..<3 {
+      replay.feed(line: Self.tpv("2024-05-01T10:00:0\(second).000Z", 51.5 + Double(second) * 0.0001))
+    }
     let result = replay.finish()
     #expect(result.storeFailure == "time not stored: shift end 221845392000.0 s since 1970 is not a usable time")
   }

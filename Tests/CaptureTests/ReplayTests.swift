@@ -19,7 +19,8 @@ struct ReplayTests {
     #expect(result.distance.gaps == drive.gaps)
     if drive.metres > 0 {
       let error = abs(result.distance.metres - drive.metres) / drive.metres
-      #expect(error <= drive.toleranceFraction, "\(name): replay \(result.distance.metres) m, generator \(drive.metres) m")
+      #expect(
+        error <= drive.toleranceFraction, "\(name): replay \(result.distance.metres) m, generator \(drive.metres) m")
     } else {
       #expect(result.distance.metres == 0)
       #expect(!result.distance.isMeasured)
@@ -45,8 +46,9 @@ struct ReplayTests {
     let result = try Self.replay(DriveFixture.named("parked").json)
     #expect(result.statistics.accepted == 1)
     #expect(result.statistics.rejected[.negligibleMovement] == 1198)
-    #expect(ReplayReport(result: result).quality.summary
-      == "No distance measured: no two positions were captured continuously")
+    #expect(
+      ReplayReport(result: result).quality.summary
+        == "No distance measured: no two positions were captured continuously")
   }
 
   @Test func linesThatAreNotGPSDJSONAreSkippedAndCounted() {
@@ -83,7 +85,9 @@ struct ReplayTests {
     for second in 0..<20 {
       if second == 10 { lines.append(version) }
       let lat = 51.5 + Double(second) * 0.0001
-      lines.append(#"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:\#(second < 10 ? "0" : "")\#(second).000Z","lat":\#(lat),"lon":-0.12,"eph":10,"speed":10}"#)
+      lines.append(
+        #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:\#(second < 10 ? "0" : "")\#(second).000Z","lat":\#(lat),"lon":-0.12,"eph":10,"speed":10}"#
+      )
     }
     for line in lines { replay.feed(line: line) }
     let result = replay.finish()
@@ -127,18 +131,20 @@ struct ReplayTests {
     #expect(object["summary"] as? String == "11.2 km recorded · partial route")
     #expect(
       object["spoken"] as? String
-        == "11.2 kilometres recorded. This is a partial route: capture was interrupted, so more was driven than was recorded.")
+        == "11.2 kilometres recorded. This is a partial route: capture was interrupted, so more was driven than was recorded."
+    )
   }
 
   @Test func theTextReportLeadsWithTheFigureAndItsQualifications() throws {
     let result = try Self.replay(DriveFixture.named("city-drive").json)
     let lines = ReplayReport(result: result, unit: .miles).text.split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(Array(lines.prefix(4)) == [
-      "7.0 mi recorded · partial route",
-      "4 unbroken stretches of capture",
-      "3 capture gaps",
-      "This is a partial route: capture was interrupted, so more was driven than was recorded.",
-    ])
+    #expect(
+      Array(lines.prefix(4)) == [
+        "7.0 mi recorded · partial route",
+        "4 unbroken stretches of capture",
+        "3 capture gaps",
+        "This is a partial route: capture was interrupted, so more was driven than was recorded.",
+      ])
     #expect(lines.contains("  2 rejected: implausible speed"))
   }
 
@@ -233,8 +239,10 @@ struct ReplayArgumentsTests {
     (["a", "--route"], "--route needs a FILE"),
     (["a", "--window"], "--window needs START,END"),
     (["a", "--window", "2024-06-01T08:00:00Z"], "--window must be START,END (got '2024-06-01T08:00:00Z')"),
-    (["a", "--window", "yesterday,2024-06-01T08:00:00Z"],
-     "--window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"),
+    (
+      ["a", "--window", "yesterday,2024-06-01T08:00:00Z"],
+      "--window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"
+    ),
     (["a", "--window", "2024-06-01T08:00:00Z,2024-06-01T07:00:00Z"], "--window ends before it starts"),
   ])
   func namesWhatIsWrong(_ arguments: [String], _ sentence: String) {

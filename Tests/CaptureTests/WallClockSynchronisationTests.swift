@@ -16,7 +16,8 @@ struct WallClockSynchronisationTests {
     try python.run()
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     python.waitUntilExit()
-    let state = try #require(Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    let state = try #require(
+      Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(WallClockSynchronisation.isSynchronised() == (state >= 0 && state != 5))
   }
 }

@@ -40,11 +40,12 @@ struct CLIRouteFileHookTests {
     let file = try Self.write(Self.twoSegmentGPX, named: "tuesday.gpx", in: directory)
     let track = try Self.hooks.readTrack(file)
     #expect(track.name == "tuesday.gpx")
-    #expect(track.points == [
-      WireTrackPoint(lat: 51.5, lon: -0.12, time: 1_714_557_600, accuracy: 28.5),
-      WireTrackPoint(lat: 51.5001, lon: -0.12, time: 1_714_557_601, accuracy: 19),
-      WireTrackPoint(lat: 51.51, lon: -0.12, time: 1_714_558_200, accuracy: 0.8 * 19),
-    ])
+    #expect(
+      track.points == [
+        WireTrackPoint(lat: 51.5, lon: -0.12, time: 1_714_557_600, accuracy: 28.5),
+        WireTrackPoint(lat: 51.5001, lon: -0.12, time: 1_714_557_601, accuracy: 19),
+        WireTrackPoint(lat: 51.51, lon: -0.12, time: 1_714_558_200, accuracy: 0.8 * 19),
+      ])
     #expect(RouteFileHooks.defaultImportAccuracy == 19)
   }
 
@@ -66,8 +67,10 @@ struct CLIRouteFileHookTests {
     let file = try Self.write(
       Self.twoSegmentGPX.replacingOccurrences(of: "<hdop>0.8</hdop>", with: "<hdop>-2</hdop>"), named: "bad.gpx",
       in: directory)
-    #expect(throws: RouteFileHooks.FileProblem(
-      description: "point 2 has hdop -2.0, which is not a dilution of precision (a number of at least 0)")) {
+    #expect(
+      throws: RouteFileHooks.FileProblem(
+        description: "point 2 has hdop -2.0, which is not a dilution of precision (a number of at least 0)")
+    ) {
       try Self.hooks.readTrack(file)
     }
   }
@@ -79,13 +82,15 @@ struct CLIRouteFileHookTests {
     #expect(route.coordinates.count == 7)
     #expect(route.coordinates.first == WireCoordinate(lat: 48.85, lon: 2.35))
     #expect(route.coordinates.last == WireCoordinate(lat: 48.856565, lon: 2.3504096))
-    let geojson = try Self.hooks.readRoute(TestPaths.fixtures.appendingPathComponent("routes/short-drive-divergent.geojson"))
+    let geojson = try Self.hooks.readRoute(
+      TestPaths.fixtures.appendingPathComponent("routes/short-drive-divergent.geojson"))
     #expect(geojson.coordinates.count == 3)
   }
 
   static let export = ExportResult(
     shift: ShiftSummary(
-      id: 12, startedAt: Date(timeIntervalSince1970: 1_714_557_600), endedAt: Date(timeIntervalSince1970: 1_714_558_200),
+      id: 12, startedAt: Date(timeIntervalSince1970: 1_714_557_600),
+      endedAt: Date(timeIntervalSince1970: 1_714_558_200),
       distance: WireDistance(
         metres: 11.1, value: 0.0, unit: "miles", segments: 2, gaps: 1, usablePositions: 3,
         usesInferredContinuity: false, isMeasured: true, isPartial: true),
@@ -149,9 +154,17 @@ struct CLIRouteFileHookTests {
     let socket = ["--socket", directory.appendingPathComponent("no.sock").path]
     let cases: [([String], String)] = [
       (["import", broken], "dashpilotctl: cannot import \(broken): is not XML (the document ends inside <gpx>)\n"),
-      (["import", lonely], "dashpilotctl: cannot import \(lonely): holds 1 point; a route or track needs at least two\n"),
-      (["route", "load", missing], "dashpilotctl: cannot load \(missing): cannot be read (No such file or directory)\n"),
-      (["route", "load", broken, "--mode", "walking"], "dashpilotctl: cannot load \(broken): is not XML (the document ends inside <gpx>)\n"),
+      (
+        ["import", lonely],
+        "dashpilotctl: cannot import \(lonely): holds 1 point; a route or track needs at least two\n"
+      ),
+      (
+        ["route", "load", missing], "dashpilotctl: cannot load \(missing): cannot be read (No such file or directory)\n"
+      ),
+      (
+        ["route", "load", broken, "--mode", "walking"],
+        "dashpilotctl: cannot load \(broken): is not XML (the document ends inside <gpx>)\n"
+      ),
     ]
     for (arguments, message) in cases {
       let outcome = try Self.control(arguments + socket)

@@ -52,8 +52,13 @@ final class ExampleShiftComponent: DaemonComponent, @unchecked Sendable {
         return 7
       }) { id in
         bound.withValue { component, responder in
-          let distance = WireDistance(metres: 0, value: nil, unit: "miles", segments: 0, gaps: 0, usablePositions: 0, usesInferredContinuity: false, isMeasured: false, isPartial: false)
-          let shift = ShiftSummary(id: id, startedAt: Date(timeIntervalSince1970: 1_700_000_000), endedAt: nil, distance: distance, summary: "No distance measured: no usable position was recorded", details: [], spoken: "No distance measured: no usable position was recorded.")
+          let distance = WireDistance(
+            metres: 0, value: nil, unit: "miles", segments: 0, gaps: 0, usablePositions: 0,
+            usesInferredContinuity: false, isMeasured: false, isPartial: false)
+          let shift = ShiftSummary(
+            id: id, startedAt: Date(timeIntervalSince1970: 1_700_000_000), endedAt: nil, distance: distance,
+            summary: "No distance measured: no usable position was recorded", details: [],
+            spoken: "No distance measured: no usable position was recorded.")
           component.openShift = shift
           component.context?.announce("shift.started", "shift \(id) started", fields: LogFields(shift: id))
           responder.succeed(shift)
@@ -88,15 +93,19 @@ final class InProcessDaemon: @unchecked Sendable {
   init(components: @escaping @Sendable () -> [any DaemonComponent]) throws {
     directory = try TestPaths.temporaryDirectory("dashpilot-inprocess")
     socketPath = directory.appendingPathComponent("c.sock").path
-    let socketPath = socketPath, notifier = notifier
+    let socketPath = socketPath
+    let notifier = notifier
     let thread = Thread { [self] in
       do {
         var configuration = DaemonConfiguration()
         configuration.socketPath = socketPath
         let loop = try EventLoop()
         let listener = try ListeningSocket.create(path: socketPath, group: nil)
-        let context = DaemonContext(configuration: configuration, configurationFile: nil, logger: StandardErrorLogger(minimumPriority: .error), notifier: notifier, loop: loop)
-        let runtime = try DaemonRuntime(context: context, loop: loop, components: components(), signals: try SignalPipe(signals: []))
+        let context = DaemonContext(
+          configuration: configuration, configurationFile: nil, logger: StandardErrorLogger(minimumPriority: .error),
+          notifier: notifier, loop: loop)
+        let runtime = try DaemonRuntime(
+          context: context, loop: loop, components: components(), signals: try SignalPipe(signals: []))
         let bound = loop.bind(runtime)
         let mailbox = loop.mailbox
         stopBox.withLock { $0 = { mailbox.post { bound.withValue { $0.requestStop(reason: "test") } } } }
@@ -122,7 +131,12 @@ final class InProcessDaemon: @unchecked Sendable {
 
   /// Stops the runtime and waits for its thread; a second call does nothing.
   func stop() {
-    guard isStopped.withLock({ stopped in defer { stopped = true }; return !stopped }) else { return }
+    guard
+      isStopped.withLock({ stopped in
+        defer { stopped = true }
+        return !stopped
+      })
+    else { return }
     stopBox.withLock { $0 }?()
     _ = finished.wait(timeout: .now() + 10)
     try? FileManager.default.removeItem(at: directory)
@@ -175,6 +189,8 @@ struct ComponentPlugInTests {
     defer { daemon.stop() }
     #expect(!daemon.waitUntilReady())
     let failure = daemon.failure.withLock { $0 } ?? ""
-    #expect(failure == "both example-shifts and example-shifts claim the command shift.start" || failure == "both example-shifts and example-shifts claim the command shift.end")
+    #expect(
+      failure == "both example-shifts and example-shifts claim the command shift.start"
+        || failure == "both example-shifts and example-shifts claim the command shift.end")
   }
 }

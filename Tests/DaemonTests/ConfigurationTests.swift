@@ -13,16 +13,20 @@ struct ConfigurationTests {
 
   @Test("libinih entries carry their line numbers")
   func entriesHaveLines() throws {
-    let entries = try ConfigurationFileReader.parse(text: "# comment\n\n[GPSD]\nAddress = 10.0.0.1:2948\n; another\n[Measurement]\nUnits=km\n", file: nil).get()
-    #expect(entries == [
-      ConfigurationEntry(section: "GPSD", key: "Address", value: "10.0.0.1:2948", line: 4),
-      ConfigurationEntry(section: "Measurement", key: "Units", value: "km", line: 7),
-    ])
+    let entries = try ConfigurationFileReader.parse(
+      text: "# comment\n\n[GPSD]\nAddress = 10.0.0.1:2948\n; another\n[Measurement]\nUnits=km\n", file: nil
+    ).get()
+    #expect(
+      entries == [
+        ConfigurationEntry(section: "GPSD", key: "Address", value: "10.0.0.1:2948", line: 4),
+        ConfigurationEntry(section: "Measurement", key: "Units", value: "km", line: 7),
+      ])
   }
 
   @Test("every value is applied")
   func values() throws {
-    let configuration = try load("""
+    let configuration = try load(
+      """
       [GPSD]
       Address=[::1]:2950
       [Capture]
@@ -47,7 +51,8 @@ struct ConfigurationTests {
       [Routing]
       Provider=osrm
       URL=http://127.0.0.1:5000
-      """).get()
+      """
+    ).get()
     #expect(configuration.gpsd == ServiceAddress(host: "::1", port: 2950))
     #expect(configuration.filter.maximumHorizontalAccuracy == 50)
     #expect(configuration.filter.maximumAge == 5)
@@ -73,15 +78,27 @@ struct ConfigurationTests {
       ("[GPSD]\nAdress=localhost:2947\n", "test.conf:2: Adress: unknown key in [GPSD]; its keys are Address"),
       ("[Measurement]\n\nUnits=leagues\n", "test.conf:3: Units: \"leagues\" is not miles or kilometres"),
       ("[Capture]\nMaximumAge=-1\n", "test.conf:2: MaximumAge: \"-1\" is not a number of seconds from 0.1 to 86400"),
-      ("[Capture]\nMinimumMovement=five\n", "test.conf:2: MinimumMovement: \"five\" is not a number of metres from 0 to 1000"),
-      ("[GPSD]\nAddress=localhost\n", "test.conf:2: Address: \"localhost\" is not HOST:PORT (such as localhost:2947 or [::1]:2947)"),
-      ("[Gpsd]\nAddress=localhost:1\n", "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store, Uplink"),
+      (
+        "[Capture]\nMinimumMovement=five\n",
+        "test.conf:2: MinimumMovement: \"five\" is not a number of metres from 0 to 1000"
+      ),
+      (
+        "[GPSD]\nAddress=localhost\n",
+        "test.conf:2: Address: \"localhost\" is not HOST:PORT (such as localhost:2947 or [::1]:2947)"
+      ),
+      (
+        "[Gpsd]\nAddress=localhost:1\n",
+        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store, Uplink"
+      ),
       ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
       ("[Store]\nDatabase=relative.sqlite\n", "test.conf:2: Database: \"relative.sqlite\" is not an absolute path"),
       ("[Guidance]\nMode=driving\nMode=walking\n", "test.conf:3: Mode: set twice (first on line 2)"),
       ("[Routing]\nURL=ftp://x\n", "test.conf:2: URL: \"ftp://x\" is not an http:// or https:// URL"),
       ("[Control]\nMaximumClients=0\n", "test.conf:2: MaximumClients: \"0\" is not a whole number from 1 to 1000"),
-      ("[GPSD]\nthis line has no equals sign\n", "test.conf:2: \"this line has no equals sign\" is not a [Section] header, a comment or a Key=Value line"),
+      (
+        "[GPSD]\nthis line has no equals sign\n",
+        "test.conf:2: \"this line has no equals sign\" is not a [Section] header, a comment or a Key=Value line"
+      ),
     ])
   func errors(text: String, expected: String) {
     #expect(error(text) == expected)
@@ -95,13 +112,15 @@ struct ConfigurationTests {
 
   @Test("the shipped file documents every key with its default")
   func shippedFileDocumentsDefaults() throws {
-    let shipped = try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("config/dashpilot.conf"), encoding: .utf8)
+    let shipped = try String(
+      contentsOf: TestPaths.repositoryRoot.appendingPathComponent("config/dashpilot.conf"), encoding: .utf8)
     // As shipped, every key is commented out: the defaults apply.
     #expect(try load(shipped).get() == DaemonConfiguration())
     // Uncommenting every documented key gives the same configuration: each comment holds
     // the real default.
     let uncommented = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-      line.hasPrefix("#") && line.dropFirst().first?.isUppercase == true && line.contains("=") ? String(line.dropFirst()) : String(line)
+      line.hasPrefix("#") && line.dropFirst().first?.isUppercase == true && line.contains("=")
+        ? String(line.dropFirst()) : String(line)
     }.joined(separator: "\n")
     let entries = try ConfigurationFileReader.parse(text: uncommented, file: nil).get()
     let documented = Set(entries.map { "\($0.section).\($0.key)" })
@@ -115,7 +134,8 @@ struct ConfigurationTests {
     let directory = try TestPaths.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("d.conf").path
-    try "[GPSD]\nAddress=gps.local:3000\n[Store]\nDatabase=/a.sqlite\n".write(toFile: path, atomically: true, encoding: .utf8)
+    try "[GPSD]\nAddress=gps.local:3000\n[Store]\nDatabase=/a.sqlite\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
     var options = try DaemonOptions.parse(["--config", path, "--database", "rel.sqlite"], workingDirectory: "/w").get()
     let loaded = try ConfigurationLoader.load(options: options).get()
     #expect(loaded.file == path)
@@ -124,7 +144,9 @@ struct ConfigurationTests {
     options.gpsd = ServiceAddress(host: "127.0.0.1", port: 4000)
     #expect(try ConfigurationLoader.load(options: options).get().configuration.gpsd.description == "127.0.0.1:4000")
 
-    let missingDefault = try ConfigurationLoader.load(options: DaemonOptions(), defaultPath: directory.appendingPathComponent("absent.conf").path).get()
+    let missingDefault = try ConfigurationLoader.load(
+      options: DaemonOptions(), defaultPath: directory.appendingPathComponent("absent.conf").path
+    ).get()
     #expect(missingDefault.file == nil)
     #expect(missingDefault.configuration == DaemonConfiguration())
 
@@ -139,23 +161,31 @@ struct ConfigurationTests {
 
   @Test("dashpilotd's options parse, and mistakes are usage errors")
   func options() throws {
-    let options = try DaemonOptions.parse(["--socket=/s.sock", "--gpsd", "[::1]:2947", "--foreground"], workingDirectory: "/").get()
+    let options = try DaemonOptions.parse(
+      ["--socket=/s.sock", "--gpsd", "[::1]:2947", "--foreground"], workingDirectory: "/"
+    ).get()
     #expect(options.socketPath == "/s.sock")
     #expect(options.gpsd == ServiceAddress(host: "::1", port: 2947))
     #expect(options.foreground)
-    #expect(DaemonOptions.parse(["--gpsd", "nowhere"], workingDirectory: "/").failureDescription == "--gpsd: \"nowhere\" is not HOST:PORT (such as localhost:2947)")
-    #expect(DaemonOptions.parse(["--verbose"], workingDirectory: "/").failureDescription == "unknown option \"--verbose\"")
+    #expect(
+      DaemonOptions.parse(["--gpsd", "nowhere"], workingDirectory: "/").failureDescription
+        == "--gpsd: \"nowhere\" is not HOST:PORT (such as localhost:2947)")
+    #expect(
+      DaemonOptions.parse(["--verbose"], workingDirectory: "/").failureDescription == "unknown option \"--verbose\"")
     #expect(DaemonOptions.parse(["--config"], workingDirectory: "/").failureDescription == "--config needs a FILE")
   }
 
-  @Test("HOST:PORT forms", arguments: [
-    ("localhost:2947", "localhost", UInt16(2947)), ("[::1]:1", "::1", 1), ("10.1.2.3:65535", "10.1.2.3", 65535),
-  ])
+  @Test(
+    "HOST:PORT forms",
+    arguments: [
+      ("localhost:2947", "localhost", UInt16(2947)), ("[::1]:1", "::1", 1), ("10.1.2.3:65535", "10.1.2.3", 65535),
+    ])
   func addresses(text: String, host: String, port: UInt16) {
     #expect(ServiceAddress(parsing: text) == ServiceAddress(host: host, port: port))
   }
 
-  @Test("bad HOST:PORT forms", arguments: ["localhost", ":2947", "host:0", "host:70000", "::1:2947", "[::1]2947", "a b:1"])
+  @Test(
+    "bad HOST:PORT forms", arguments: ["localhost", ":2947", "host:0", "host:70000", "::1:2947", "[::1]2947", "a b:1"])
   func badAddresses(text: String) {
     #expect(ServiceAddress(parsing: text) == nil)
   }

@@ -6,7 +6,8 @@ enum ConfigurationText {
   static func load(_ text: String) -> Result<DaemonConfiguration, ConfigurationError> {
     switch ConfigurationFileReader.parse(text: text, file: "test.conf") {
     case .failure(let error): return .failure(error)
-    case .success(let entries): return ConfigurationValidator.apply(entries, to: DaemonConfiguration(), file: "test.conf")
+    case .success(let entries):
+      return ConfigurationValidator.apply(entries, to: DaemonConfiguration(), file: "test.conf")
     }
   }
 

@@ -23,9 +23,12 @@ final class CapturedConsole: Sendable {
 
 @Suite("dashpilotctl arguments")
 struct CLIArgumentTests {
-  func run(_ arguments: [String], environment: [String: String] = [:], hooks: RouteFileHooks = .unavailable) -> (Int32, CapturedConsole) {
+  func run(_ arguments: [String], environment: [String: String] = [:], hooks: RouteFileHooks = .unavailable) -> (
+    Int32, CapturedConsole
+  ) {
     let captured = CapturedConsole()
-    let status = DashPilotCLI.run(arguments: arguments, environment: environment, hooks: hooks, console: captured.console())
+    let status = DashPilotCLI.run(
+      arguments: arguments, environment: environment, hooks: hooks, console: captured.console())
     return (status, captured)
   }
 
@@ -35,14 +38,37 @@ struct CLIArgumentTests {
       (["launch"], "dashpilotctl: unknown command \"launch\"\nRun 'dashpilotctl help' for the commands.\n"),
       (["shift"], "dashpilotctl: unknown command \"shift\"\nRun 'dashpilotctl help' for the commands.\n"),
       (["shift", "show"], "dashpilotctl: missing the shift ID\nRun 'dashpilotctl help shift show' for its usage.\n"),
-      (["shift", "show", "x1"], "dashpilotctl: \"x1\" is not a shift number\nRun 'dashpilotctl help shift show' for its usage.\n"),
-      (["status", "--verbose"], "dashpilotctl: unknown option --verbose\nRun 'dashpilotctl help status' for its usage.\n"),
-      (["status", "now"], "dashpilotctl: unexpected argument \"now\"\nRun 'dashpilotctl help status' for its usage.\n"),
-      (["export", "3"], "dashpilotctl: --format gpx|geojson is required\nRun 'dashpilotctl help export' for its usage.\n"),
-      (["export", "3", "--format", "kml"], "dashpilotctl: --format must be gpx or geojson, not \"kml\"\nRun 'dashpilotctl help export' for its usage.\n"),
-      (["navigate", "91,0"], "dashpilotctl: \"91,0\" is not LAT,LON in degrees (such as 51.5074,-0.1278)\nRun 'dashpilotctl help navigate' for its usage.\n"),
-      (["route", "load", "r.gpx", "--mode", "cycling"], "dashpilotctl: --mode must be driving or walking, not \"cycling\"\nRun 'dashpilotctl help route load' for its usage.\n"),
-      (["shifts", "--limit", "0"], "dashpilotctl: --limit needs a positive whole number\nRun 'dashpilotctl help shifts' for its usage.\n"),
+      (
+        ["shift", "show", "x1"],
+        "dashpilotctl: \"x1\" is not a shift number\nRun 'dashpilotctl help shift show' for its usage.\n"
+      ),
+      (
+        ["status", "--verbose"],
+        "dashpilotctl: unknown option --verbose\nRun 'dashpilotctl help status' for its usage.\n"
+      ),
+      (
+        ["status", "now"], "dashpilotctl: unexpected argument \"now\"\nRun 'dashpilotctl help status' for its usage.\n"
+      ),
+      (
+        ["export", "3"],
+        "dashpilotctl: --format gpx|geojson is required\nRun 'dashpilotctl help export' for its usage.\n"
+      ),
+      (
+        ["export", "3", "--format", "kml"],
+        "dashpilotctl: --format must be gpx or geojson, not \"kml\"\nRun 'dashpilotctl help export' for its usage.\n"
+      ),
+      (
+        ["navigate", "91,0"],
+        "dashpilotctl: \"91,0\" is not LAT,LON in degrees (such as 51.5074,-0.1278)\nRun 'dashpilotctl help navigate' for its usage.\n"
+      ),
+      (
+        ["route", "load", "r.gpx", "--mode", "cycling"],
+        "dashpilotctl: --mode must be driving or walking, not \"cycling\"\nRun 'dashpilotctl help route load' for its usage.\n"
+      ),
+      (
+        ["shifts", "--limit", "0"],
+        "dashpilotctl: --limit needs a positive whole number\nRun 'dashpilotctl help shifts' for its usage.\n"
+      ),
       (["status", "--socket"], "dashpilotctl: --socket needs a PATH\nRun 'dashpilotctl help' for the commands.\n"),
     ])
   func usageErrors(arguments: [String], expected: String) {
@@ -59,7 +85,10 @@ struct CLIArgumentTests {
     #expect(captured.standardError.hasPrefix("USAGE: dashpilotctl COMMAND [--json] [--socket PATH]"))
     let (helpStatus, help) = run(["help"])
     #expect(helpStatus == 0)
-    for name in ["status", "shift start", "shift end", "shifts", "shift show", "export", "import", "route load", "route clear", "navigate", "events", "replay"] {
+    for name in [
+      "status", "shift start", "shift end", "shifts", "shift show", "export", "import", "route load", "route clear",
+      "navigate", "events", "replay",
+    ] {
       #expect(help.standardOutput.contains("\n  \(name) "), "the overview lists \(name)")
     }
   }
@@ -76,17 +105,21 @@ struct CLIArgumentTests {
 
   @Test("a southern, western destination is a value, not an option; the socket comes from the environment")
   func negativeCoordinates() {
-    let (status, captured) = run(["navigate", "-33.86,-151.2", "--mode", "walking"], environment: ["DASHPILOT_SOCKET": "/nonexistent/env.sock"])
+    let (status, captured) = run(
+      ["navigate", "-33.86,-151.2", "--mode", "walking"], environment: ["DASHPILOT_SOCKET": "/nonexistent/env.sock"])
     #expect(status == 3)
     #expect(captured.standardError.contains("there is no control socket at /nonexistent/env.sock."))
-    let (flagStatus, flagged) = run(["status", "--socket=/nonexistent/flag.sock"], environment: ["DASHPILOT_SOCKET": "/nonexistent/env.sock"])
+    let (flagStatus, flagged) = run(
+      ["status", "--socket=/nonexistent/flag.sock"], environment: ["DASHPILOT_SOCKET": "/nonexistent/env.sock"])
     #expect(flagStatus == 3)
     #expect(flagged.standardError.contains("/nonexistent/flag.sock"))
   }
 
   @Test("replay runs offline: a log that is not there is named, exit 1, whatever the global options")
   func replay() {
-    for arguments in [["replay", "/nonexistent/drive.log", "--json"], ["--socket", "/x.sock", "replay", "/nonexistent/drive.log"]] {
+    for arguments in [
+      ["replay", "/nonexistent/drive.log", "--json"], ["--socket", "/x.sock", "replay", "/nonexistent/drive.log"],
+    ] {
       let (status, captured) = run(arguments)
       #expect(status == 1)
       #expect(captured.standardError == "dashpilotctl replay: cannot read /nonexistent/drive.log: no such file\n")
@@ -97,7 +130,9 @@ struct CLIArgumentTests {
   func missingHooks() {
     let (status, captured) = run(["import", "drive.gpx", "--socket", "/nonexistent/x.sock"])
     #expect(status == 1)
-    #expect(captured.standardError == "dashpilotctl: cannot import drive.gpx: reading GPX tracks is not available in this build of dashpilotctl\n")
+    #expect(
+      captured.standardError
+        == "dashpilotctl: cannot import drive.gpx: reading GPX tracks is not available in this build of dashpilotctl\n")
   }
 
   @Test("colour only on a terminal and never with NO_COLOR")
@@ -118,20 +153,25 @@ struct StatusRendererTests {
       metres: 7242.05, value: 4.5, unit: "miles", segments: 3, gaps: 2, usablePositions: 812,
       usesInferredContinuity: false, isMeasured: true, isPartial: true)
     return StatusResult(
-      daemon: DaemonSection(version: "0.1.0", pid: 812, startedAt: started, uptimeSeconds: 7390, socket: "/run/dashpilot/control.sock", config: nil, state: "running", units: "miles"),
-      gpsd: GPSDSection(address: "localhost:2947", connected: true, device: "/dev/ttyACM0", fixMode: "3d", accuracyMetres: 4.2),
+      daemon: DaemonSection(
+        version: "0.1.0", pid: 812, startedAt: started, uptimeSeconds: 7390, socket: "/run/dashpilot/control.sock",
+        config: nil, state: "running", units: "miles"),
+      gpsd: GPSDSection(
+        address: "localhost:2947", connected: true, device: "/dev/ttyACM0", fixMode: "3d", accuracyMetres: 4.2),
       capture: CaptureSection(session: "s-7", accepted: 1204, rejected: ["stale": 20, "poor_accuracy": 17]),
       shift: ShiftSummary(
         id: 12, startedAt: started, endedAt: nil, distance: distance, summary: "4.5 mi recorded · partial route",
         details: ["3 unbroken stretches of capture", "2 capture gaps"],
-        spoken: "4.5 miles recorded. This is a partial route: capture was interrupted, so more was driven than was recorded."),
+        spoken:
+          "4.5 miles recorded. This is a partial route: capture was interrupted, so more was driven than was recorded."),
       guidance: GuidanceSection(mode: "driving", phase: "off_route", distanceRemainingMetres: 3218.688),
       store: StoreSection(path: "/var/lib/dashpilot/dashpilot.sqlite", ok: true))
   }()
 
   @Test("every part on its own line, partiality in words")
   func plain() {
-    let lines = StatusRenderer(console: CapturedConsole().console(), now: Date(timeIntervalSince1970: 1_700_000_000)).render(status)
+    let lines = StatusRenderer(console: CapturedConsole().console(), now: Date(timeIntervalSince1970: 1_700_000_000))
+      .render(status)
     #expect(lines.count == 9)
     #expect(lines[0] == "dashpilotd 0.1.0 · running · up 2h 03m (pid 812)")
     #expect(lines[1] == "gpsd       connected (localhost:2947) · /dev/ttyACM0 · 3D fix · ±4 m")
@@ -163,12 +203,16 @@ struct CLIPartsTests {
     let daemon = try DaemonUnderTest()
     defer { daemon.stop() }
     try daemon.waitUntilReady()
-    let points = (0..<1200).map { WireTrackPoint(lat: 51.5 + Double($0) * 0.0001, lon: -0.12, time: 1_700_000_000 + Double($0), accuracy: 5) }
+    let points = (0..<1200).map {
+      WireTrackPoint(lat: 51.5 + Double($0) * 0.0001, lon: -0.12, time: 1_700_000_000 + Double($0), accuracy: 5)
+    }
     let hooks = RouteFileHooks(
       readTrack: { _ in .init(name: "Tuesday", points: points) }, readRoute: RouteFileHooks.unavailable.readRoute,
       writeExport: RouteFileHooks.unavailable.writeExport)
     let captured = CapturedConsole()
-    let status = DashPilotCLI.run(arguments: ["import", "t.gpx", "--socket", daemon.socketPath], environment: [:], hooks: hooks, console: captured.console())
+    let status = DashPilotCLI.run(
+      arguments: ["import", "t.gpx", "--socket", daemon.socketPath], environment: [:], hooks: hooks,
+      console: captured.console())
     // 1,199 steps of 0.0001° of latitude (11.12 m each) is 13.3 km, with continuity
     // inferred from the timestamps: partial.
     #expect(status == 0)
@@ -186,7 +230,8 @@ struct CLIPartsTests {
       writeExport: RouteFileHooks.unavailable.writeExport)
     let captured = CapturedConsole()
     let status = DashPilotCLI.run(
-      arguments: ["route", "load", "r.geojson", "--mode", "walking", "--json", "--socket", daemon.socketPath], environment: [:],
+      arguments: ["route", "load", "r.geojson", "--mode", "walking", "--json", "--socket", daemon.socketPath],
+      environment: [:],
       hooks: hooks, console: captured.console())
     #expect(status == 0)
     // All three parts arrived: 2,500 points, 2,499 steps of 0.0001 degrees of latitude

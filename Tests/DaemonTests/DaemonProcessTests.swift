@@ -67,10 +67,13 @@ struct DaemonProcessTests {
     let wrongVersion = try #require(client.ask(#"{"v":3,"id":6,"cmd":"status"}"#))
     #expect(wrongVersion.errorCode == "unsupported_version")
     #expect(wrongVersion["id"] as? Int == 6)
-    #expect(client.ask(#"{"v":1,"id":7,"cmd":"shift.show","args":{"id":-4}}"#)?.errorMessage == "shift.show: \"id\" must be between 1 and 9223372036854775807")
+    #expect(
+      client.ask(#"{"v":1,"id":7,"cmd":"shift.show","args":{"id":-4}}"#)?.errorMessage
+        == "shift.show: \"id\" must be between 1 and 9223372036854775807")
     // Pipelined requests are answered in order.
     #expect(client.send(#"{"v":1,"id":8,"cmd":"status"}"# + "\n" + #"{"v":1,"id":9,"cmd":"status"}"# + "\n"))
-    let first = try #require(client.readLine()), second = try #require(client.readLine())
+    let first = try #require(client.readLine())
+    let second = try #require(client.readLine())
     #expect(first.contains(#""id":8"#) && second.contains(#""id":9"#))
 
     let flooder = try RawSocketClient(path: daemon.socketPath)
@@ -83,7 +86,10 @@ struct DaemonProcessTests {
     #expect(client.ask(#"{"v":1,"id":10,"cmd":"status"}"#)?["ok"] as? Bool == true)
 
     let idle = try #require(silent.readLine(timeout: 10))
-    #expect(idle == #"{"error":{"code":"idle_timeout","message":"no request for 1 s; closing the connection"},"id":null,"ok":false,"v":1}"#)
+    #expect(
+      idle
+        == #"{"error":{"code":"idle_timeout","message":"no request for 1 s; closing the connection"},"id":null,"ok":false,"v":1}"#
+    )
     #expect(silent.isClosedByPeer())
 
     #expect(daemon.process.isRunning)
@@ -165,16 +171,20 @@ struct DaemonProcessTests {
     try daemon.waitUntilReady()
     let client = try RawSocketClient(path: daemon.socketPath)
     let point = #"{"lat":51.5,"lon":-0.12,"time":1700000000}"#
-    let part = try #require(client.ask(#"{"v":1,"id":1,"cmd":"import","args":{"points":[\#(point),\#(point)],"more":true}}"#))
+    let part = try #require(
+      client.ask(#"{"v":1,"id":1,"cmd":"import","args":{"points":[\#(point),\#(point)],"more":true}}"#))
     #expect((part["result"] as? [String: Any])?["received"] as? Int == 2)
     let part2 = try #require(client.ask(#"{"v":1,"id":2,"cmd":"import","args":{"points":[\#(point)],"more":true}}"#))
     #expect((part2["result"] as? [String: Any])?["received"] as? Int == 3)
     let last = try #require(client.ask(#"{"v":1,"id":3,"cmd":"import","args":{"points":[\#(point)]}}"#))
     // The recording component stores the assembled four points as imported shift 1.
     #expect((last["result"] as? [String: Any])?["id"] as? Int == 1)
-    let mixed = try #require(client.ask(#"{"v":1,"id":4,"cmd":"route.load","args":{"coordinates":[{"lat":1,"lon":2}],"mode":"walking","more":true}}"#))
+    let mixed = try #require(
+      client.ask(
+        #"{"v":1,"id":4,"cmd":"route.load","args":{"coordinates":[{"lat":1,"lon":2}],"mode":"walking","more":true}}"#))
     #expect((mixed["result"] as? [String: Any])?["received"] as? Int == 1)
-    let changed = try #require(client.ask(#"{"v":1,"id":5,"cmd":"route.load","args":{"coordinates":[{"lat":1,"lon":2}],"mode":"driving"}}"#))
+    let changed = try #require(
+      client.ask(#"{"v":1,"id":5,"cmd":"route.load","args":{"coordinates":[{"lat":1,"lon":2}],"mode":"driving"}}"#))
     #expect(changed.errorMessage == "route.load: a part changed the mode from walking to driving")
   }
 
@@ -185,7 +195,8 @@ struct DaemonProcessTests {
     try daemon.waitUntilReady()
     let follower = try RawSocketClient(path: daemon.socketPath)
     let acknowledgement = try #require(follower.ask(#"{"v":1,"id":1,"cmd":"events"}"#))
-    #expect((acknowledgement["result"] as? [String: Any])?["message"] as? String == "following events: one JSON line each")
+    #expect(
+      (acknowledgement["result"] as? [String: Any])?["message"] as? String == "following events: one JSON line each")
 
     // Other events (gpsd being unreachable) may come first: read up to the one wanted.
     func next(_ type: String) -> String? {
@@ -197,7 +208,9 @@ struct DaemonProcessTests {
     daemon.signal(SIGHUP)
     let hangup = try #require(next("daemon.hangup"))
     #expect(hangup.contains(#""type":"daemon.hangup""#))
-    #expect(hangup.contains(#""message":"SIGHUP received: dashpilotd reloads nothing; restart it to apply configuration changes""#))
+    #expect(
+      hangup.contains(
+        #""message":"SIGHUP received: dashpilotd reloads nothing; restart it to apply configuration changes""#))
     #expect(daemon.process.isRunning)
 
     daemon.signal(SIGTERM)
@@ -266,27 +279,36 @@ struct DaemonProcessTests {
     first.signal(SIGKILL)
     _ = first.waitForExit()
     #expect(FileManager.default.fileExists(atPath: first.socketPath))
-    let unreachable = try ProcessRunner.run(try DaemonBinaries.url("dashpilotctl"), ["status", "--socket", first.socketPath])
+    let unreachable = try ProcessRunner.run(
+      try DaemonBinaries.url("dashpilotctl"), ["status", "--socket", first.socketPath])
     #expect(unreachable.status == 3)
     #expect(unreachable.standardError.contains("nothing answers on \(first.socketPath)"))
 
     let second = try DaemonUnderTest(arguments: ["--socket", first.socketPath])
     defer { second.stop() }
     try second.waitUntilReady()
-    #expect(try ProcessRunner.run(try DaemonBinaries.url("dashpilotctl"), ["status", "--socket", first.socketPath]).status == 0)
+    #expect(
+      try ProcessRunner.run(try DaemonBinaries.url("dashpilotctl"), ["status", "--socket", first.socketPath]).status
+        == 0)
 
     let third = try DaemonUnderTest(arguments: ["--socket", first.socketPath])
     defer { third.stop() }
     #expect(third.waitForExit() == 1)
     #expect(third.log.contains("another dashpilotd is already answering on \(first.socketPath)"))
-    #expect(try ProcessRunner.run(try DaemonBinaries.url("dashpilotctl"), ["status", "--socket", first.socketPath]).status == 0)
+    #expect(
+      try ProcessRunner.run(try DaemonBinaries.url("dashpilotctl"), ["status", "--socket", first.socketPath]).status
+        == 0)
   }
 
   @Test("no daemon: exit 3 with how to start it")
   func noDaemon() throws {
-    let outcome = try ProcessRunner.run(try DaemonBinaries.url("dashpilotctl"), ["status", "--socket", "/nonexistent/dashpilot.sock"])
+    let outcome = try ProcessRunner.run(
+      try DaemonBinaries.url("dashpilotctl"), ["status", "--socket", "/nonexistent/dashpilot.sock"])
     #expect(outcome.status == 3)
-    #expect(outcome.standardError == "dashpilotctl: dashpilotd is not running: there is no control socket at /nonexistent/dashpilot.sock. Start it with `sudo systemctl start dashpilotd`, or pass --socket PATH for a daemon you started yourself.\n")
+    #expect(
+      outcome.standardError
+        == "dashpilotctl: dashpilotd is not running: there is no control socket at /nonexistent/dashpilot.sock. Start it with `sudo systemctl start dashpilotd`, or pass --socket PATH for a daemon you started yourself.\n"
+    )
   }
 
   @Test(
@@ -312,14 +334,19 @@ struct DaemonProcessTests {
     let daemon = try DaemonUnderTest(arguments: ["--config", "/nonexistent/dashpilot.conf"])
     defer { daemon.stop() }
     #expect(daemon.waitForExit() == 78)
-    #expect(daemon.log == "dashpilotd: error: configuration error: /nonexistent/dashpilot.conf: the configuration file does not exist [reason=configuration]\n")
+    #expect(
+      daemon.log
+        == "dashpilotd: error: configuration error: /nonexistent/dashpilot.conf: the configuration file does not exist [reason=configuration]\n"
+    )
   }
 
   @Test("dashpilotd --help and a bad option")
   func daemonUsage() throws {
     let help = try ProcessRunner.run(try DaemonBinaries.url("dashpilotd"), ["--help"])
     #expect(help.status == 0)
-    #expect(help.standardOutput.hasPrefix("USAGE: dashpilotd [--config FILE] [--database PATH] [--socket PATH] [--gpsd HOST:PORT] [--foreground]"))
+    #expect(
+      help.standardOutput.hasPrefix(
+        "USAGE: dashpilotd [--config FILE] [--database PATH] [--socket PATH] [--gpsd HOST:PORT] [--foreground]"))
     let bad = try ProcessRunner.run(try DaemonBinaries.url("dashpilotd"), ["--gpsd"])
     #expect(bad.status == 2)
     #expect(bad.standardError == "dashpilotd: --gpsd needs HOST:PORT\nRun 'dashpilotd --help' for the options.\n")

@@ -94,13 +94,16 @@ struct EndToEndDriveTests {
     #expect(driving.object("gpsd")?["fix_mode"] as? String == "3d")
     #expect(driving.object("shift")?["id"] as? Int == 1)
     #expect(driving.object("store")?["ok"] as? Bool == true)
-    #expect(daemon.log.contains("capture session \(session) started for shift 1: fixes started flowing from \(receiver.devicePath)"))
+    #expect(
+      daemon.log.contains(
+        "capture session \(session) started for shift 1: fixes started flowing from \(receiver.devicePath)"))
 
     let after = try #require(
       Self.waitUntilRecorded(daemon, lastFix: lastFix, timeout: 180), "the drive was not recorded: \(daemon.log)")
     let live = try #require(after.object("shift.distance"))
     let liveMetres = try #require(live["metres"] as? Double)
-    #expect(abs(liveMetres - replayed.distance.metres) < 0.1, "live \(liveMetres) m, replay \(replayed.distance.metres) m")
+    #expect(
+      abs(liveMetres - replayed.distance.metres) < 0.1, "live \(liveMetres) m, replay \(replayed.distance.metres) m")
     #expect(abs(liveMetres - drive.metres) / drive.metres <= drive.toleranceFraction)
     #expect(live["segments"] as? Int == replayed.distance.segments)
     #expect(live["gaps"] as? Int == replayed.distance.gaps)
@@ -111,12 +114,14 @@ struct EndToEndDriveTests {
     #expect(after.object("shift")?["summary"] as? String == "7.0 mi recorded · partial route")
     #expect(
       after.object("shift")?["spoken"] as? String
-        == "7.0 miles recorded. This is a partial route: capture was interrupted, so more was driven than was recorded.")
+        == "7.0 miles recorded. This is a partial route: capture was interrupted, so more was driven than was recorded."
+    )
     // `dashpilotctl replay` of the same drive must agree too (it accepts and ignores --socket).
     let cliReplay = try daemon.control(["replay", drive.json.path, "--json"])
     do {
       #expect(cliReplay.status == 0)
-      let object = try #require(try JSONSerialization.jsonObject(with: Data(cliReplay.standardOutput.utf8)) as? [String: Any])
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(cliReplay.standardOutput.utf8)) as? [String: Any])
       let metres = try #require(object.object("distance")?["metres"] as? Double)
       #expect(abs(liveMetres - metres) < 0.1)
       #expect(object.object("distance")?["segments"] as? Int == 4)
@@ -145,10 +150,11 @@ struct EndToEndDriveTests {
     let shown = try daemon.control(["shift", "show", "1"])
     #expect(shown.status == 0)
     let shownLines = shown.standardOutput.split(separator: "\n").map(String.init)
-    #expect(shownLines.dropFirst() == [
-      "  4 unbroken stretches of capture", "  3 capture gaps",
-      "  This is a partial route: capture was interrupted, so more was driven than was recorded.",
-    ])
+    #expect(
+      shownLines.dropFirst() == [
+        "  4 unbroken stretches of capture", "  3 capture gaps",
+        "  This is a partial route: capture was interrupted, so more was driven than was recorded.",
+      ])
     let detail = try daemon.controlJSON(["shift", "show", "1"])
     #expect(detail["capture_sessions"] as? Int == 1)
 
@@ -197,7 +203,8 @@ struct EndToEndDriveTests {
     defer { second.stop() }
     #expect(second.log.contains("shift 1 is still open: capture resumes in a new session"))
     let done = try #require(
-      Self.waitUntilRecorded(second, lastFix: lastFix, storedBefore: storedBefore, timeout: 60), "the drive was not recorded: \(second.log)")
+      Self.waitUntilRecorded(second, lastFix: lastFix, storedBefore: storedBefore, timeout: 60),
+      "the drive was not recorded: \(second.log)")
     let secondSession = try #require(done.object("capture")?["session"] as? String)
     #expect(secondSession != firstSession)
     #expect(second.log.contains("capture session \(secondSession) started for shift 1"))

@@ -103,9 +103,10 @@ struct LoggingTests {
   @Test("structured fields become DASHPILOT_ journal fields in a stable order")
   func fields() {
     let fields = LogFields(session: "s-1", shift: 12, reason: "stale", extra: ["gps device": "/dev/ttyACM0"])
-    #expect(fields.journalFields.map { "\($0.0)=\($0.1)" } == [
-      "DASHPILOT_SESSION=s-1", "DASHPILOT_SHIFT=12", "DASHPILOT_REASON=stale", "DASHPILOT_GPS_DEVICE=/dev/ttyACM0",
-    ])
+    #expect(
+      fields.journalFields.map { "\($0.0)=\($0.1)" } == [
+        "DASHPILOT_SESSION=s-1", "DASHPILOT_SHIFT=12", "DASHPILOT_REASON=stale", "DASHPILOT_GPS_DEVICE=/dev/ttyACM0",
+      ])
   }
 
   @Test("a JOURNAL_STREAM that is not our stderr does not count as the journal")

@@ -42,17 +42,20 @@ struct GuidanceCommandTests {
     #expect((before["result"] as? [String: Any])?["guidance"] is NSNull)
 
     let loaded = try rig.ask(
-      #"{"v":1,"id":2,"cmd":"route.load","args":{"name":"Ring","mode":"walking","coordinates":[{"lat":37.5,"lon":127.0},{"lat":37.5009,"lon":127.0},{"lat":37.5009,"lon":127.001}]}}"#)
+      #"{"v":1,"id":2,"cmd":"route.load","args":{"name":"Ring","mode":"walking","coordinates":[{"lat":37.5,"lon":127.0},{"lat":37.5009,"lon":127.0},{"lat":37.5009,"lon":127.001}]}}"#
+    )
     let result = try #require(loaded["result"] as? [String: Any], "\(loaded)")
     #expect(result["name"] as? String == "Ring")
     #expect(result["mode"] as? String == "walking")
     #expect(result["points"] as? Int == 3)
     #expect(result["source"] as? String == "file")
     let length = try #require(result["length_m"] as? Double)
-    let expected = GeographicDistance.metres(
-      from: GeoCoordinate(latitude: 37.5, longitude: 127.0), to: GeoCoordinate(latitude: 37.5009, longitude: 127.0))
+    let expected =
+      GeographicDistance.metres(
+        from: GeoCoordinate(latitude: 37.5, longitude: 127.0), to: GeoCoordinate(latitude: 37.5009, longitude: 127.0))
       + GeographicDistance.metres(
-        from: GeoCoordinate(latitude: 37.5009, longitude: 127.0), to: GeoCoordinate(latitude: 37.5009, longitude: 127.001))
+        from: GeoCoordinate(latitude: 37.5009, longitude: 127.0),
+        to: GeoCoordinate(latitude: 37.5009, longitude: 127.001))
     #expect(abs(length - expected) < 1e-6)
     let event = try #require(follower.wait(for: "guidance.route_loaded"))
     #expect(event.message == "following \"Ring\" (walking, 3 points, \(Int(expected.rounded())) m)")
@@ -93,7 +96,9 @@ struct GuidanceCommandTests {
     #expect(rig.daemon.waitUntilReady())
     let answer = try rig.ask(#"{"v":1,"id":1,"cmd":"navigate","args":{"destination":{"lat":37.5,"lon":127.0}}}"#)
     #expect(answer.errorCode == "unavailable")
-    #expect(answer.errorMessage == "navigate: no position has been accepted yet, so there is no start for a route (is gpsd delivering fixes?)")
+    #expect(
+      answer.errorMessage
+        == "navigate: no position has been accepted yet, so there is no start for a route (is gpsd delivering fixes?)")
   }
 
   @Test("a routing URL the settings refuse stops start-up, naming it")
@@ -101,7 +106,9 @@ struct GuidanceCommandTests {
     let rig = try Rig { $0.routingURL = "ftp://example" }
     defer { rig.daemon.stop() }
     #expect(!rig.daemon.waitUntilReady())
-    #expect(rig.daemon.failure.withLock { $0 } == "guidance could not start: routing URL \"ftp://example\" must start with http:// or https://")
+    #expect(
+      rig.daemon.failure.withLock { $0 }
+        == "guidance could not start: routing URL \"ftp://example\" must start with http:// or https://")
   }
 
   @Test("a speech command with an unclosed quote stops start-up, naming it")
@@ -109,6 +116,8 @@ struct GuidanceCommandTests {
     let rig = try Rig { $0.speechCommand = "espeak-ng -v 'ko" }
     defer { rig.daemon.stop() }
     #expect(!rig.daemon.waitUntilReady())
-    #expect(rig.daemon.failure.withLock { $0 } == "guidance could not start: the speech command \"espeak-ng -v 'ko\" has an unclosed quote")
+    #expect(
+      rig.daemon.failure.withLock { $0 }
+        == "guidance could not start: the speech command \"espeak-ng -v 'ko\" has an unclosed quote")
   }
 }

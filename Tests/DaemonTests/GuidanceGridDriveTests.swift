@@ -15,10 +15,11 @@ struct GuidanceGridDriveTests {
     #expect(outcome.status == 0, "\(outcome.standardError)")
     let committed = TestPaths.fixtures.appendingPathComponent("grid-drives")
     let names = try FileManager.default.contentsOfDirectory(atPath: committed.path).sorted()
-    #expect(names == [
-      "grid-rejoin.json", "grid-rejoin.nmea", "grid-turn-off.json", "grid-turn-off.nmea", "grid-walk.json",
-      "grid-walk.nmea", "grid-wander.json", "grid-wander.nmea",
-    ])
+    #expect(
+      names == [
+        "grid-rejoin.json", "grid-rejoin.nmea", "grid-turn-off.json", "grid-turn-off.nmea", "grid-walk.json",
+        "grid-walk.nmea", "grid-wander.json", "grid-wander.nmea",
+      ])
     #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == names)
     for name in names {
       let fresh = try Data(contentsOf: output.appendingPathComponent(name))

@@ -3,8 +3,8 @@ import ControlProtocol
 import DashPilotCore
 import Foundation
 import GPSD
-import Routing
 import Guidance
+import Routing
 import Synchronization
 import TestSupport
 import Testing
@@ -88,7 +88,7 @@ final class EventFollower {
     client = try RawSocketClient(path: socketPath)
     let answer = client.ask(#"{"v":1,"id":1,"cmd":"events"}"#)
     guard answer?["ok"] as? Bool == true else {
-      throw GuidanceRigFailure( "events was refused: \(String(describing: answer))")
+      throw GuidanceRigFailure("events was refused: \(String(describing: answer))")
     }
   }
 
@@ -189,7 +189,7 @@ final class GuidanceRig {
     let handOver = ComponentsForLoop(components: [feed, guidance])
     daemon = try InProcessDaemon { handOver.components }
     guard daemon.waitUntilReady() else {
-      throw GuidanceRigFailure( "the daemon did not start: \(daemon.failure.withLock { $0 } ?? "?")")
+      throw GuidanceRigFailure("the daemon did not start: \(daemon.failure.withLock { $0 } ?? "?")")
     }
     follower = try EventFollower(socketPath: daemon.socketPath)
   }
@@ -216,7 +216,8 @@ final class GuidanceRig {
     let deadline = Date().addingTimeInterval(timeout)
     var last: [String: Any]?
     while Date() < deadline {
-      last = ask("navigate", ["destination": ["lat": destination.latitude, "lon": destination.longitude], "mode": mode])
+      last = ask(
+        "navigate", ["destination": ["lat": destination.latitude, "lon": destination.longitude], "mode": mode])
       if last?.errorCode != "unavailable" { return last }
       usleep(50_000)
     }
@@ -260,7 +261,12 @@ final class HeadingIgnoringProvider: RouteProvider, Sendable {
 
   func route(for request: RouteRequest) -> Result<PlannedRoute, RouteFailure> {
     var sent = request
-    if request.course != nil, remaining.withLock({ count in defer { count -= 1 }; return count > 0 }) {
+    if request.course != nil,
+      remaining.withLock({ count in
+        defer { count -= 1 }
+        return count > 0
+      })
+    {
       sent.course = nil
     }
     return inner.route(for: sent)

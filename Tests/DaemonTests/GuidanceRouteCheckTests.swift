@@ -19,7 +19,9 @@ struct GuidanceRouteCheckTests {
   }
 
   static func fix(accuracy: Double = 5, speed: Double? = 10, course: Double? = 90) -> GuidanceFix {
-    GuidanceFix(timestamp: Date(timeIntervalSince1970: 1_700_000_000), coordinate: car, accuracy: accuracy, speed: speed, course: course)
+    GuidanceFix(
+      timestamp: Date(timeIntervalSince1970: 1_700_000_000), coordinate: car, accuracy: accuracy, speed: speed,
+      course: course)
   }
 
   @Test("a route that sets off the car's way from under it is taken")
@@ -35,11 +37,15 @@ struct GuidanceRouteCheckTests {
     #expect(problem == "the new route starts 200 m from the car (at most 150 m)")
   }
 
-  @Test("a vague fix widens the allowance to accuracy + margin", arguments: [(105.0, nil), (115.0, "the new route starts 115 m from the car (at most 110 m)")] as [(Double, String?)])
+  @Test(
+    "a vague fix widens the allowance to accuracy + margin",
+    arguments: [(105.0, nil), (115.0, "the new route starts 115 m from the car (at most 110 m)")] as [(Double, String?)]
+  )
   func vagueFix(offset: Double, expected: String?) throws {
     // Walking joins from 100 m; a fix claiming 90 m of error gets 110 m.
     let check = NewRouteCheck(config: .walking)
-    #expect(check.problem(with: try Self.route(startingEast: offset, bearing: 90), from: Self.fix(accuracy: 90)) == expected)
+    #expect(
+      check.problem(with: try Self.route(startingEast: offset, bearing: 90), from: Self.fix(accuracy: 90)) == expected)
   }
 
   @Test("at speed, a route setting off against the course is refused")
@@ -59,7 +65,9 @@ struct GuidanceRouteCheckTests {
     #expect(NewRouteCheck(config: .walking).problem(with: backwards, from: Self.fix(speed: 10)) == nil)
     #expect(NewRouteCheck(config: .driving).problem(with: backwards, from: nil) == nil)
     // A fix worse than maxMatchAccuracy is no evidence about where the car is.
-    #expect(NewRouteCheck(config: .driving).problem(with: try Self.route(startingEast: 500, bearing: 90), from: Self.fix(accuracy: 121)) == nil)
+    #expect(
+      NewRouteCheck(config: .driving).problem(
+        with: try Self.route(startingEast: 500, bearing: 90), from: Self.fix(accuracy: 121)) == nil)
   }
 
   @Test("the first stretch's direction is taken over its first 50 m, across a kink")

@@ -11,21 +11,25 @@ import Testing
 /// Speaking announcements through real child processes.
 @Suite("Spoken announcements")
 struct GuidanceSpeakerTests {
-  @Test("a speech command is split like an ExecStart= line, without a shell", arguments: [
-    ("espeak-ng -v ko", ["espeak-ng", "-v", "ko"]),
-    ("  /usr/bin/say   -r 180 ", ["/usr/bin/say", "-r", "180"]),
-    (#"spd-say -o "voice name" -e"#, ["spd-say", "-o", "voice name", "-e"]),
-    ("sh -c 'cat > /dev/null'", ["sh", "-c", "cat > /dev/null"]),
-    (#"say """#, ["say", ""]),
-  ])
+  @Test(
+    "a speech command is split like an ExecStart= line, without a shell",
+    arguments: [
+      ("espeak-ng -v ko", ["espeak-ng", "-v", "ko"]),
+      ("  /usr/bin/say   -r 180 ", ["/usr/bin/say", "-r", "180"]),
+      (#"spd-say -o "voice name" -e"#, ["spd-say", "-o", "voice name", "-e"]),
+      ("sh -c 'cat > /dev/null'", ["sh", "-c", "cat > /dev/null"]),
+      (#"say """#, ["say", ""]),
+    ])
   func parsing(text: String, expected: [String]) throws {
     #expect(try SpeechCommand(parsing: text).arguments == expected)
   }
 
-  @Test("an empty command or an unclosed quote is refused with a sentence", arguments: [
-    ("   ", "the speech command is empty"),
-    (#"say "hello"#, #"the speech command "say "hello" has an unclosed quote"#),
-  ])
+  @Test(
+    "an empty command or an unclosed quote is refused with a sentence",
+    arguments: [
+      ("   ", "the speech command is empty"),
+      (#"say "hello"#, #"the speech command "say "hello" has an unclosed quote"#),
+    ])
   func badCommand(text: String, message: String) {
     #expect(throws: SpeechCommandError(message)) { try SpeechCommand(parsing: text) }
   }
@@ -45,12 +49,16 @@ struct GuidanceSpeakerTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = directory.appendingPathComponent("heard.txt")
     var failures: [String] = []
-    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c 'cat >> \"$0\"' \(output.path)")) { failures.append($0) }
+    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c 'cat >> \"$0\"' \(output.path)")) {
+      failures.append($0)
+    }
     #expect(speaker.speak("길을 벗어났어. 다시 찾아볼게"))
     Self.reapAll(speaker)
     #expect(speaker.speak("You've left the route. Finding a new one."))
     Self.reapAll(speaker)
-    #expect(try String(contentsOf: output, encoding: .utf8) == "길을 벗어났어. 다시 찾아볼게\nYou've left the route. Finding a new one.\n")
+    #expect(
+      try String(contentsOf: output, encoding: .utf8) == "길을 벗어났어. 다시 찾아볼게\nYou've left the route. Finding a new one.\n"
+    )
     #expect(speaker.started == 2 && speaker.succeeded == 2)
     #expect(failures.isEmpty)
   }
@@ -70,10 +78,13 @@ struct GuidanceSpeakerTests {
   @Test("a missing command is reported once and nothing is started")
   func missingCommand() throws {
     var failures: [String] = []
-    let speaker = Speaker(command: try SpeechCommand(parsing: "dashpilot-no-such-speaker -v ko")) { failures.append($0) }
+    let speaker = Speaker(command: try SpeechCommand(parsing: "dashpilot-no-such-speaker -v ko")) {
+      failures.append($0)
+    }
     #expect(!speaker.speak("one"))
     #expect(!speaker.speak("two"))
-    #expect(failures == ["the speech command dashpilot-no-such-speaker could not be started: No such file or directory"])
+    #expect(
+      failures == ["the speech command dashpilot-no-such-speaker could not be started: No such file or directory"])
     #expect(speaker.started == 0)
   }
 
@@ -154,7 +165,9 @@ struct GuidanceSpeakerTests {
     let wave = directory.appendingPathComponent("line.wav")
     var failures: [String] = []
     // -w writes the speech to a file instead of a sound card, which a test box lacks.
-    let speaker = Speaker(command: try SpeechCommand(parsing: "espeak-ng -v ko -w \(wave.path)")) { failures.append($0) }
+    let speaker = Speaker(command: try SpeechCommand(parsing: "espeak-ng -v ko -w \(wave.path)")) {
+      failures.append($0)
+    }
     #expect(speaker.speak("길을 못 찾았어"))
     Self.reapAll(speaker)
     #expect(failures.isEmpty)

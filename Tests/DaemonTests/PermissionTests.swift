@@ -25,7 +25,8 @@ struct AccessPolicyTests {
 }
 
 /// dashpilotctl run as `nobody` (setpriv) against a daemon run as root.
-@Suite("Permissions over the real socket", .serialized, .enabled(if: getuid() == 0, "needs root to run a client as nobody"))
+@Suite(
+  "Permissions over the real socket", .serialized, .enabled(if: getuid() == 0, "needs root to run a client as nobody"))
 struct PermissionProcessTests {
   func asNobody(_ daemon: DaemonUnderTest, groups: String?, _ arguments: [String]) throws -> ProcessOutcome {
     let groupArguments = groups.map { ["--groups=\($0)"] } ?? ["--clear-groups"]
@@ -47,7 +48,10 @@ struct PermissionProcessTests {
     #expect(status.standardOutput.contains(#""pid" : \#(daemon.pid),"#))
     let refused = try asNobody(daemon, groups: nil, ["shift", "start"])
     #expect(refused.status == 1)
-    #expect(refused.standardError == "dashpilotctl: dashpilotd refused: shift.start changes what the daemon records; only root, the daemon's user and members of the socket group (group root) may do that (permission_denied)\n")
+    #expect(
+      refused.standardError
+        == "dashpilotctl: dashpilotd refused: shift.start changes what the daemon records; only root, the daemon's user and members of the socket group (group root) may do that (permission_denied)\n"
+    )
     for arguments in [["route", "clear"], ["navigate", "51.5,-0.1"], ["shift", "end"]] {
       let outcome = try asNobody(daemon, groups: nil, arguments)
       #expect(outcome.status == 1)
@@ -79,6 +83,9 @@ struct PermissionProcessTests {
     try daemon.waitUntilReady()
     let outcome = try asNobody(daemon, groups: nil, ["status"])
     #expect(outcome.status == 3)
-    #expect(outcome.standardError == "dashpilotctl: You may not open dashpilotd's socket \(daemon.socketPath): join the group users (`sudo usermod -aG users $USER`, then log in again), or run the command with sudo.\n")
+    #expect(
+      outcome.standardError
+        == "dashpilotctl: You may not open dashpilotd's socket \(daemon.socketPath): join the group users (`sudo usermod -aG users $USER`, then log in again), or run the command with sudo.\n"
+    )
   }
 }

@@ -17,7 +17,9 @@ struct RecordingCommandTests {
     #expect(try daemon.control(["shift", "start"]).status == 0)
     let again = try daemon.control(["shift", "start"])
     #expect(again.status == 1)
-    #expect(again.standardError == "dashpilotctl: dashpilotd refused: shift 1 is still open; end it before starting another (conflict)\n")
+    #expect(
+      again.standardError
+        == "dashpilotctl: dashpilotd refused: shift 1 is still open; end it before starting another (conflict)\n")
     let unknown = try daemon.control(["shift", "show", "99"])
     #expect(unknown.status == 1)
     #expect(unknown.standardError == "dashpilotctl: dashpilotd refused: no shift with id 99 (not_found)\n")
@@ -26,9 +28,12 @@ struct RecordingCommandTests {
     let empty = try #require(client.ask(#"{"v":1,"id":1,"cmd":"import","args":{"points":[]}}"#))
     #expect(empty.errorCode == "bad_arguments")
     #expect(empty.errorMessage == "the track to import has no positions")
-    let offEarth = try #require(client.ask(#"{"v":1,"id":2,"cmd":"import","args":{"points":[{"lat":95,"lon":0,"time":1700000000}]}}"#))
+    let offEarth = try #require(
+      client.ask(#"{"v":1,"id":2,"cmd":"import","args":{"points":[{"lat":95,"lon":0,"time":1700000000}]}}"#))
     #expect(offEarth.errorCode == "bad_arguments")
-    #expect(offEarth.errorMessage == "import: points[0] is not a position on Earth (latitude within ±90, longitude within ±180)")
+    #expect(
+      offEarth.errorMessage
+        == "import: points[0] is not a position on Earth (latitude within ±90, longitude within ±180)")
     let export = try #require(client.ask(#"{"v":1,"id":3,"cmd":"export","args":{"id":42}}"#))
     #expect(export.errorCode == "not_found")
 
@@ -49,16 +54,21 @@ struct RecordingCommandTests {
     #expect(try daemon.controlJSON(["shift", "end"])["id"] as? Int == 1)
     let client = try RawSocketClient(path: daemon.socketPath)
     // 11 points 100 m apart along a meridian (0.000899322° of latitude each), 10 s apart.
-    let points = (0...10).map { #"{"lat":\#(51.5 + Double($0) * 0.000899322),"lon":-0.12,"time":\#(1_700_000_000 + $0 * 10),"accuracy":5}"# }
-    let imported = try #require(client.ask(#"{"v":1,"id":1,"cmd":"import","args":{"name":"logger","points":[\#(points.joined(separator: ","))]}}"#))
+    let points = (0...10).map {
+      #"{"lat":\#(51.5 + Double($0) * 0.000899322),"lon":-0.12,"time":\#(1_700_000_000 + $0 * 10),"accuracy":5}"#
+    }
+    let imported = try #require(
+      client.ask(
+        #"{"v":1,"id":1,"cmd":"import","args":{"name":"logger","points":[\#(points.joined(separator: ","))]}}"#))
     let shift = try #require(imported["result"] as? [String: Any])
     #expect(shift["id"] as? Int == 2)
     #expect(shift["summary"] as? String == "1.0 km recorded · partial route")
     let details = shift["details"] as? [String]
-    #expect(details == [
-      "1 unbroken stretch of capture", "No capture gaps detected",
-      "Continuity was inferred from timestamps, so capture gaps cannot be seen.",
-    ])
+    #expect(
+      details == [
+        "1 unbroken stretch of capture", "No capture gaps detected",
+        "Continuity was inferred from timestamps, so capture gaps cannot be seen.",
+      ])
     let rows = try daemon.control(["shifts"]).standardOutput.split(separator: "\n").map(String.init)
     #expect(rows.count == 2)
     #expect(rows.first?.hasPrefix("#2  ") == true)

@@ -16,7 +16,10 @@ struct RecordingComponentTests {
   @Test("a shift keeps its fixes, tells observers of every fix, and measures live, then within its window")
   func shiftCapture() throws {
     let harness = try RecordingHarness()
-    defer { harness.stop(); harness.remove() }
+    defer {
+      harness.stop()
+      harness.remove()
+    }
     harness.connect()
     harness.fix(0)  // no shift open: not captured, but guidance still hears of it
     #expect(harness.status().capture.session == nil)
@@ -39,7 +42,8 @@ struct RecordingComponentTests {
     #expect(status.store.lastError == nil)
     #expect(harness.observed.fixes.count == 23)  // 0...22: every fix with a position
     #expect(harness.observed.fixes.last?.accuracy == 500)
-    #expect(harness.observed.accepted.map(\.timestamp) == (1...21).map { harness.driveStart.addingTimeInterval(Double($0)) })
+    #expect(
+      harness.observed.accepted.map(\.timestamp) == (1...21).map { harness.driveStart.addingTimeInterval(Double($0)) })
     // Stored as kept (to the store's millimetre and millisecond).
     let stored = try harness.store.samples(ofShift: 1)
     #expect(stored.map(\.timestamp) == harness.observed.accepted.map(\.timestamp))
@@ -53,7 +57,8 @@ struct RecordingComponentTests {
     #expect(live.distance.segments == 1 && live.distance.gaps == 0)
     #expect(live.summary == "0.1 mi recorded")
     #expect(live.spoken == "0.1 miles recorded.")
-    #expect(harness.logger.all.contains("capture session s1 started for shift 1: fixes started flowing from /dev/ttyUSB0"))
+    #expect(
+      harness.logger.all.contains("capture session s1 started for shift 1: fixes started flowing from /dev/ttyUSB0"))
 
     let ended = try harness.component.endShift(harness.store)
     #expect(ended.id == 1)
@@ -74,7 +79,10 @@ struct RecordingComponentTests {
   @Test("a receiver unplugged mid-shift ends the session; the next fix starts another and the figure has a gap")
   func unplugged() throws {
     let harness = try RecordingHarness()
-    defer { harness.stop(); harness.remove() }
+    defer {
+      harness.stop()
+      harness.remove()
+    }
     harness.connect()
     _ = try harness.component.startShift(harness.store)
     for second in 0...5 { harness.fix(second) }
@@ -137,10 +145,15 @@ struct RecordingComponentTests {
     first.stop()
   }
 
-  @Test("a full store ends the session and shows in status; capture holds, and resumes in one new session once the tick's retry succeeds")
+  @Test(
+    "a full store ends the session and shows in status; capture holds, and resumes in one new session once the tick's retry succeeds"
+  )
   func storeFull() throws {
     let harness = try RecordingHarness()
-    defer { harness.stop(); harness.remove() }
+    defer {
+      harness.stop()
+      harness.remove()
+    }
     harness.connect()
     _ = try harness.component.startShift(harness.store)
     harness.fix(0)
@@ -156,7 +169,10 @@ struct RecordingComponentTests {
     #expect(failed.store.ok == false)
     #expect(failed.store.lastError?.hasPrefix("1 samples not saved: disk full: ") == true)
     #expect(failed.capture.session == nil)
-    #expect(harness.logger.all.contains { $0.hasPrefix("capture session s1 of shift 1 ended: a sample could not be saved: 1 samples not saved: disk full") })
+    #expect(
+      harness.logger.all.contains {
+        $0.hasPrefix("capture session s1 of shift 1 ended: a sample could not be saved: 1 samples not saved: disk full")
+      })
     #expect(harness.logger.all.filter { $0.hasPrefix("store write failed: ") }.count == 1)
     let keptBeforeFailure = try harness.store.samples(ofShift: 1).count
     #expect(keptBeforeFailure == second - 1)

@@ -34,7 +34,10 @@ struct RecordingFullDiskHoldTests {
     #expect(failed.store.ok == false)
     #expect(failed.store.lastError?.hasPrefix("1 samples not saved: disk full: ") == true)
     #expect(failed.capture.session == nil)
-    #expect(harness.logger.all.contains { $0.hasPrefix("capture session s1 of shift 1 ended: a sample could not be saved: 1 samples not saved: disk full") })
+    #expect(
+      harness.logger.all.contains {
+        $0.hasPrefix("capture session s1 of shift 1 ended: a sample could not be saved: 1 samples not saved: disk full")
+      })
 
     for second in 11..<41 { harness.fix(second) }
     let holding = harness.status()

@@ -60,7 +60,10 @@ final class RecordingHarness {
     component = RecordingComponent(
       configuration: configuration, batchPolicy: SampleBatchPolicy(maximumPendingAge: 1, maximumPendingCount: 1),
       makeSessionID: {
-        let n = counter.withLock { $0 += 1; return $0 }
+        let n = counter.withLock {
+          $0 += 1
+          return $0
+        }
         return CaptureSessionID("\(sessionPrefix)\(n)")
       },
       synchronisedWallClock: { nil }, monotonicClock: { [monotonic] in monotonic.seconds })

@@ -66,7 +66,9 @@ struct RequestParserTests {
   func deepNesting() {
     #expect(code(String(repeating: "[", count: 65_000)) == .notJSON)
     #expect(code(#"{"v":1,"id":1,"cmd":"status","args":"# + String(repeating: #"{"a":"#, count: 12_000)) == .notJSON)
-    let closed = #"{"v":1,"id":1,"cmd":"status","args":{"x":"# + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "}}"
+    let closed =
+      #"{"v":1,"id":1,"cmd":"status","args":{"x":"# + String(repeating: "[", count: 5_000)
+      + String(repeating: "]", count: 5_000) + "}}"
     #expect(code(closed) == .notJSON)
   }
 
@@ -83,12 +85,25 @@ struct RequestParserTests {
       ControlRequest(id: 3, command: .shifts, arguments: .shifts(limit: 5)),
       ControlRequest(id: 4, command: .shiftShow, arguments: .shiftShow(id: 12)),
       ControlRequest(id: 5, command: .export, arguments: .export(id: 9_000_000_000)),
-      ControlRequest(id: 6, command: .import, arguments: .import(ImportArguments(
-        name: "Tuesday", points: [WireTrackPoint(lat: 51.5, lon: -0.12, time: 1_700_000_000.25, accuracy: 4), WireTrackPoint(lat: 51.6, lon: -0.1, time: 1_700_000_001)],
-        more: true))),
-      ControlRequest(id: 7, command: .routeLoad, arguments: .routeLoad(RouteLoadArguments(
-        name: nil, mode: .walking, coordinates: [WireCoordinate(lat: -33.9, lon: 151.2), WireCoordinate(lat: -33.8, lon: 151.3)]))),
-      ControlRequest(id: 8, command: .navigate, arguments: .navigate(NavigateArguments(destination: WireCoordinate(lat: 37.5, lon: 127), mode: .driving))),
+      ControlRequest(
+        id: 6, command: .import,
+        arguments: .import(
+          ImportArguments(
+            name: "Tuesday",
+            points: [
+              WireTrackPoint(lat: 51.5, lon: -0.12, time: 1_700_000_000.25, accuracy: 4),
+              WireTrackPoint(lat: 51.6, lon: -0.1, time: 1_700_000_001),
+            ],
+            more: true))),
+      ControlRequest(
+        id: 7, command: .routeLoad,
+        arguments: .routeLoad(
+          RouteLoadArguments(
+            name: nil, mode: .walking,
+            coordinates: [WireCoordinate(lat: -33.9, lon: 151.2), WireCoordinate(lat: -33.8, lon: 151.3)]))),
+      ControlRequest(
+        id: 8, command: .navigate,
+        arguments: .navigate(NavigateArguments(destination: WireCoordinate(lat: 37.5, lon: 127), mode: .driving))),
       ControlRequest(id: 9, command: .events),
     ])
   func roundTrip(request: ControlRequest) throws {
@@ -137,7 +152,9 @@ struct ResponseTests {
     }
     #expect(id == 3)
     #expect(try outcome.get() == .object(["message": .string("done")]))
-    let event = ControlEvent(type: "daemon.hangup", time: Date(timeIntervalSince1970: 1_700_000_000), message: "hup", fields: ["reason": .string("sighup")])
+    let event = ControlEvent(
+      type: "daemon.hangup", time: Date(timeIntervalSince1970: 1_700_000_000), message: "hup",
+      fields: ["reason": .string("sighup")])
     guard case .event(let decoded) = try ServerLine.parse(event.encodedLine.dropLast()).get() else {
       Issue.record("not an event")
       return
@@ -148,10 +165,13 @@ struct ResponseTests {
   @Test("status encodes what is unknown as explicit nulls")
   func statusNulls() throws {
     let status = StatusResult(
-      daemon: DaemonSection(version: "0.1.0", pid: 1, startedAt: Date(timeIntervalSince1970: 0), uptimeSeconds: 1, socket: "/s", config: nil, state: "running", units: "miles"),
+      daemon: DaemonSection(
+        version: "0.1.0", pid: 1, startedAt: Date(timeIntervalSince1970: 0), uptimeSeconds: 1, socket: "/s",
+        config: nil, state: "running", units: "miles"),
       gpsd: GPSDSection(address: "localhost:2947"), capture: CaptureSection(), shift: nil, guidance: nil,
       store: StoreSection(path: "/db"))
-    let object = try #require(try JSONSerialization.jsonObject(with: ControlCoding.makeEncoder().encode(status)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: ControlCoding.makeEncoder().encode(status)) as? [String: Any])
     let gpsd = try #require(object["gpsd"] as? [String: Any])
     #expect(gpsd["connected"] as? Bool == false)
     #expect(gpsd["device"] is NSNull)
@@ -160,7 +180,8 @@ struct ResponseTests {
     #expect(object["guidance"] is NSNull)
     #expect((object["capture"] as? [String: Any])?["accepted"] is NSNull)
     #expect((object["store"] as? [String: Any])?["ok"] is NSNull)
-    let decoded = try ControlCoding.makeDecoder().decode(StatusResult.self, from: ControlCoding.makeEncoder().encode(status))
+    let decoded = try ControlCoding.makeDecoder().decode(
+      StatusResult.self, from: ControlCoding.makeEncoder().encode(status))
     #expect(decoded == status)
   }
 }

@@ -50,7 +50,9 @@ struct RerouteLiveTests {
     #expect(GeographicDistance.angleBetween(bearing, 0) < 10, "the new route sets off at \(bearing)°")
     #expect(rerouted.string("request") == requested.string("request"))
     let latency = try #require(rerouted.number("since_off_route_ms"))
-    print("reroute latency on loopback: \(latency) ms from off_route to the new route installed (provider call \(rerouted.number("latency_ms") ?? -1) ms)")
+    print(
+      "reroute latency on loopback: \(latency) ms from off_route to the new route installed (provider call \(rerouted.number("latency_ms") ?? -1) ms)"
+    )
 
     // The off-route line, said and spoken exactly once.
     let lines = rig.follower.all("guidance.announcement")
@@ -61,7 +63,9 @@ struct RerouteLiveTests {
       text = (try? String(contentsOf: spoken, encoding: .utf8)) ?? ""
       usleep(50_000)
     }
-    #expect(text == "You've left the route. Finding a new one.\n", "\(rig.follower.all("guidance.speech_failed").map(\.message))")
+    #expect(
+      text == "You've left the route. Finding a new one.\n",
+      "\(rig.follower.all("guidance.speech_failed").map(\.message))")
 
     let guidance = try #require(rig.status()?["guidance"] as? [String: Any])
     #expect(guidance["source"] as? String == "valhalla")
@@ -86,7 +90,9 @@ struct RerouteLiveTests {
     let detail = try #require(failed.string("detail"))
     // "valhalla: the new route sets off at 180°, 179° from the car's course 359°" (the
     // course has the receiver's noise in it).
-    #expect(detail.hasPrefix("valhalla: the new route sets off at 180°, 1") && detail.contains("° from the car's course "), "\(detail)")
+    #expect(
+      detail.hasPrefix("valhalla: the new route sets off at 180°, 1") && detail.contains("° from the car's course "),
+      "\(detail)")
     let asked = try #require(rig.follower.all("guidance.reroute_requested").first?.number("course"))
     #expect(GeographicDistance.angleBetween(asked, 0) < 10)
     #expect(rig.follower.all("guidance.rerouted").isEmpty)
@@ -109,13 +115,15 @@ struct RerouteLiveTests {
 
     let answer = try #require(rig.navigate(to: drive.coordinate("navigate_to")))
     #expect((answer["result"] as? [String: Any])?["source"] as? String == "valhalla", "navigate: \(answer)")
-    let requested = try #require(rig.follower.wait(for: "guidance.reroute_requested", timeout: 60), "\(rig.follower.summary)")
+    let requested = try #require(
+      rig.follower.wait(for: "guidance.reroute_requested", timeout: 60), "\(rig.follower.summary)")
     let id = try #require(requested.string("request"))
     let back = try #require(rig.follower.wait(for: "guidance.back_on_route"), "\(rig.follower.summary)")
     #expect(back.type == "guidance.back_on_route")
     let cancelled = try #require(rig.follower.wait(for: "guidance.reroute_cancelled"), "\(rig.follower.summary)")
     #expect(cancelled.string("request") == id)
-    let discarded = try #require(rig.follower.wait(for: "guidance.reroute_discarded", timeout: 10), "\(rig.follower.summary)")
+    let discarded = try #require(
+      rig.follower.wait(for: "guidance.reroute_discarded", timeout: 10), "\(rig.follower.summary)")
     #expect(discarded.string("request") == id)
     #expect(rig.follower.all("guidance.rerouted").isEmpty)
     // The planned route is still the one followed, and the car is on it.
@@ -130,20 +138,25 @@ struct RerouteLiveTests {
     let server = try RoutingEngineServer.startValhalla()
     defer { server.stop() }
     let drive = try GridDrive("grid-wander")
-    let rig = try GuidanceRig(drive: drive, routingURL: server.baseURL) { $0.speechCommand = "/nonexistent/speak --now" }
+    let rig = try GuidanceRig(drive: drive, routingURL: server.baseURL) {
+      $0.speechCommand = "/nonexistent/speak --now"
+    }
     defer { rig.stop() }
     let answer = try #require(rig.navigate(to: drive.coordinate("navigate_to")))
     #expect((answer["result"] as? [String: Any])?["source"] as? String == "valhalla", "navigate: \(answer)")
     server.kill()
 
     try Self.expectRetriesEvery15Seconds(rig, failure: "unavailable", attempts: 3)
-    #expect(rig.follower.all("guidance.announcement").map(\.message) == [
-      "You've left the route. Finding a new one.", "Couldn't find a route.",
-    ])
+    #expect(
+      rig.follower.all("guidance.announcement").map(\.message) == [
+        "You've left the route. Finding a new one.", "Couldn't find a route.",
+      ])
     // The missing speech command was reported once, not once per line.
     let complaints = rig.follower.all("guidance.speech_failed")
     #expect(complaints.count == 1)
-    #expect(complaints.first?.string("problem") == "the speech command /nonexistent/speak could not be started: No such file or directory")
+    #expect(
+      complaints.first?.string("problem")
+        == "the speech command /nonexistent/speak could not be started: No such file or directory")
     let guidance = try #require(rig.status()?["guidance"] as? [String: Any])
     #expect(guidance["phase"] as? String == "off_route")
     #expect((guidance["reroute"] as? String)?.hasPrefix("unavailable: valhalla") == true)
@@ -167,7 +180,8 @@ struct RerouteLiveTests {
     let island = grid.islandMidpoint
     let row0 = (0..<grid.size).map { grid.node(row: 0, column: $0) }
     let coordinates = (row0 + [island]).map { ["lat": $0.latitude, "lon": $0.longitude] }
-    let loaded = try #require(rig.ask("route.load", ["coordinates": coordinates, "mode": "driving", "name": "to the island"]))
+    let loaded = try #require(
+      rig.ask("route.load", ["coordinates": coordinates, "mode": "driving", "name": "to the island"]))
     let result = try #require(loaded["result"] as? [String: Any], "route.load: \(loaded)")
     #expect(result["source"] as? String == "file")
     #expect(result["points"] as? Int == 7)
@@ -210,9 +224,12 @@ struct RerouteLiveTests {
     #expect(guidance["mode"] as? String == "walking")
 
     // A car may not go west on Row 5 Street: the driving route is a detour.
-    let driving = try #require(rig.ask("navigate", [
-      "destination": ["lat": target.latitude, "lon": target.longitude], "mode": "driving",
-    ]))
+    let driving = try #require(
+      rig.ask(
+        "navigate",
+        [
+          "destination": ["lat": target.latitude, "lon": target.longitude], "mode": "driving",
+        ]))
     let drivingLength = try #require((driving["result"] as? [String: Any])?["length_m"] as? Double, "\(driving)")
     #expect(drivingLength > walkLength + 300)
 
@@ -237,7 +254,9 @@ struct RerouteLiveTests {
     while rig.follower.all("guidance.reroute_requested").count < attempts, deadline.timeIntervalSinceNow > 0 {
       rig.follower.wait(timeout: deadline.timeIntervalSinceNow) { _ in true }
     }
-    rig.follower.wait(timeout: 10) { $0.type == "guidance.reroute_failed" && rig.follower.all("guidance.reroute_failed").count >= attempts }
+    rig.follower.wait(timeout: 10) {
+      $0.type == "guidance.reroute_failed" && rig.follower.all("guidance.reroute_failed").count >= attempts
+    }
     let requests = rig.follower.all("guidance.reroute_requested")
     let failures = rig.follower.all("guidance.reroute_failed")
     try #require(requests.count >= attempts, "only \(requests.count) requests:\n\(rig.follower.summary)")

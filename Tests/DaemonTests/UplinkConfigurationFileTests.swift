@@ -13,7 +13,8 @@ struct UplinkConfigurationFileTests {
 
   @Test("a section with host and vehicle_id turns the uplink on, with every default from UplinkConfiguration")
   func configured() throws {
-    let configuration = try load("[Store]\nDatabase=/d.sqlite\n[Uplink]\nhost=broker.fleet\nvehicle_id=van-7\nqos=0\n").get()
+    let configuration = try load("[Store]\nDatabase=/d.sqlite\n[Uplink]\nhost=broker.fleet\nvehicle_id=van-7\nqos=0\n")
+      .get()
     var expected = UplinkConfiguration(host: "broker.fleet", vehicleID: "van-7")
     expected.qos = 0
     #expect(configuration.uplink == expected)
@@ -35,7 +36,10 @@ struct UplinkConfigurationFileTests {
       ("[Uplink]\nhost=b\nvehicle_id=v\nqos=3\n", "test.conf:4: [Uplink] qos = \"3\": must be 0, 1 or 2"),
       ("[Uplink]\nhost=b\nvehicle_id=v\nhots=c\n", "test.conf:4: [Uplink] hots = \"c\": is not an [Uplink] setting"),
       ("[Uplink]\nport=1884\nvehicle_id=v\n", "test.conf:2: [Uplink] host = \"\": is required to turn the uplink on"),
-      ("[Uplink]\nhost=b\nvehicle_id=a/b\n", "test.conf:3: [Uplink] vehicle_id = \"a/b\": must not contain '/', '+' or '#' (it is one MQTT topic level)"),
+      (
+        "[Uplink]\nhost=b\nvehicle_id=a/b\n",
+        "test.conf:3: [Uplink] vehicle_id = \"a/b\": must not contain '/', '+' or '#' (it is one MQTT topic level)"
+      ),
       ("[Uplink]\nhost=b\nhost=c\n", "test.conf:3: host: set twice (first on line 2)"),
     ])
   func errors(text: String, expected: String) {
@@ -51,7 +55,7 @@ struct UplinkConfigurationFileTests {
     #expect(ConfigurationValidator.knownSections.contains(ConfigurationValidator.uplinkSection))
   }
 
-    @Test("the shipped file documents every [Uplink] key, commented out, with its default")
+  @Test("the shipped file documents every [Uplink] key, commented out, with its default")
   func shippedFileDocumentsUplinkKeys() throws {
     let shipped = try String(
       contentsOf: TestPaths.repositoryRoot.appendingPathComponent("config/dashpilot.conf"), encoding: .utf8)

@@ -21,7 +21,8 @@ struct UplinkDaemonTests {
     }
     let client = try RawSocketClient(path: daemon.socketPath)
     let answer = try #require(
-      client.ask(#"{"v":1,"id":\#(id),"cmd":"import","args":{"name":"logger","points":[\#(points.joined(separator: ","))]}}"#))
+      client.ask(
+        #"{"v":1,"id":\#(id),"cmd":"import","args":{"name":"logger","points":[\#(points.joined(separator: ","))]}}"#))
     let result = try #require(answer["result"] as? [String: Any], "import failed: \(answer)")
     return (try #require(result["id"] as? Int), try #require(result["summary"] as? String))
   }
@@ -94,7 +95,8 @@ struct UplinkDaemonTests {
     let broker = try MosquittoBroker(directory: directory)
     try broker.start()
     defer { broker.stop() }
-    let consumer = try MosquittoSubscriber(port: broker.port, topic: "dashpilot/\(Self.vehicle)/#", directory: directory)
+    let consumer = try MosquittoSubscriber(
+      port: broker.port, topic: "dashpilot/\(Self.vehicle)/#", directory: directory)
     defer { consumer.stop() }
     try consumer.waitUntilSubscribed(probeTopic: "dashpilot/\(Self.vehicle)/probe")
 
@@ -138,7 +140,8 @@ struct UplinkDaemonTests {
     #expect(keys == (0..<6).map { Optional("\(Self.vehicle)/\(shiftIDs[$0 / 2])/\($0 + 1)") })
     let shifts = published.filter { $0.topic.hasSuffix("/shift") }.map(\.payload)
     #expect(shifts.map { $0["summary"] as? String } == imported.map { Optional($0.summary) })
-    #expect(shifts.map { ($0["distance"] as? [String: Any])?["usable_positions"] as? Int } == counts.map { Optional($0) })
+    #expect(
+      shifts.map { ($0["distance"] as? [String: Any])?["usable_positions"] as? Int } == counts.map { Optional($0) })
     #expect(
       consumer.messages.contains {
         $0.topic == "dashpilot/\(Self.vehicle)/status" && $0.payload.contains(#""state":"online""#)
@@ -175,7 +178,9 @@ struct UplinkDaemonTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let broker = try MosquittoBroker(directory: directory)
     let daemon = try DaemonUnderTest(
-      config: "[Uplink]\nhost=127.0.0.1\nport=\(broker.port)\nvehicle_id=\(Self.vehicle)\nreconnect_delay=1\nreconnect_delay_max=1\n")
+      config:
+        "[Uplink]\nhost=127.0.0.1\nport=\(broker.port)\nvehicle_id=\(Self.vehicle)\nreconnect_delay=1\nreconnect_delay_max=1\n"
+    )
     defer { daemon.stop() }
     try daemon.waitUntilReady()
     let imported = try Self.importTrack(daemon, id: 1, count: 30, start: 1_700_000_000)
@@ -190,7 +195,8 @@ struct UplinkDaemonTests {
 
     try broker.start()
     defer { broker.stop() }
-    let consumer = try MosquittoSubscriber(port: broker.port, topic: "dashpilot/\(Self.vehicle)/#", directory: directory)
+    let consumer = try MosquittoSubscriber(
+      port: broker.port, topic: "dashpilot/\(Self.vehicle)/#", directory: directory)
     defer { consumer.stop() }
     try consumer.waitUntilSubscribed(probeTopic: "dashpilot/\(Self.vehicle)/probe")
     // Queued after the consumer subscribed, so it sees this one at least.

@@ -160,7 +160,8 @@ struct UplinkLiveCaptureTests {
     #expect(lastError.contains("127.0.0.1:\(rig.broker.port)"))
     #expect(daemon.log.contains(lastError))
     let line = try daemon.control(["status"]).standardOutput.split(separator: "\n").first { $0.hasPrefix("uplink") }
-    #expect(line?.hasPrefix("uplink     not connected to 127.0.0.1:\(rig.broker.port) · outbox ") == true, "\(line ?? "")")
+    #expect(
+      line?.hasPrefix("uplink     not connected to 127.0.0.1:\(rig.broker.port) · outbox ") == true, "\(line ?? "")")
     #expect(line?.contains(" · last error: uplink: ") == true, "\(line ?? "")")
 
     try rig.broker.start()

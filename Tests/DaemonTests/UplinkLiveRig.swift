@@ -47,7 +47,8 @@ final class UplinkLiveRig {
   /// `dashpilotd` on the rig's database and gpsd, ready and connected to gpsd.
   func startDaemon(caFile: String? = nil) throws -> DaemonUnderTest {
     let daemon = try DaemonUnderTest(
-      config: uplinkSection(caFile: caFile), arguments: ["--gpsd", "127.0.0.1:\(receiver.port)", "--database", database])
+      config: uplinkSection(caFile: caFile),
+      arguments: ["--gpsd", "127.0.0.1:\(receiver.port)", "--database", database])
     try daemon.waitUntilReady(timeout: 30)
     guard daemon.waitForStatus(timeout: 30, { $0.object("gpsd")?["connected"] as? Bool == true }) != nil else {
       throw DaemonTestFailure("dashpilotd never connected to gpsd: \(daemon.log)")
@@ -62,7 +63,8 @@ final class UplinkLiveRig {
   func storedPositions(shift: Int) throws -> [String] {
     try DaemonDatabaseProbe.query(
       database,
-      "SELECT fix_time_ms || ' ' || latitude_e7 || ' ' || longitude_e7 FROM samples WHERE shift_id = \(shift) ORDER BY id")
+      "SELECT fix_time_ms || ' ' || latitude_e7 || ' ' || longitude_e7 FROM samples WHERE shift_id = \(shift) ORDER BY id"
+    )
   }
 
   /// Polls `condition` on what the consumer received until it holds; the last reading.

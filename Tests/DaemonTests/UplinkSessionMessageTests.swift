@@ -36,7 +36,9 @@ struct UplinkSessionMessageTests {
 
   static func sessionPayloads(_ store: SampleStore) throws -> [String] {
     let outbox = Outbox(connection: store.connectionHandle, encoder: UplinkEncoder(vehicleID: "van-7"), bound: 1000)
-    return try outbox.peek(limit: 100).filter { $0.topic == .session }.map { String(decoding: $0.payload, as: UTF8.self) }
+    return try outbox.peek(limit: 100).filter { $0.topic == .session }.map {
+      String(decoding: $0.payload, as: UTF8.self)
+    }
   }
 
   static func expected(sequence: Int, shift: String, session: String, event: String, at: String, reason: String)
@@ -54,7 +56,8 @@ struct UplinkSessionMessageTests {
     #expect(shift.id == 1)
     let sink = StoreSampleSink(batch: Store.SampleBatch(store: store, shiftID: shift.id), now: { Self.time(30) })
 
-    sink.captureSessionStarted(CaptureSessionID("cs-1"), reason: .fixesStarted(device: "/dev/ttyACM0"), at: Self.time(5))
+    sink.captureSessionStarted(
+      CaptureSessionID("cs-1"), reason: .fixesStarted(device: "/dev/ttyACM0"), at: Self.time(5))
     try sink.save(Self.sample(5, session: "cs-1"))
     try sink.save(Self.sample(6, session: "cs-1"))
     sink.captureSessionEnded(CaptureSessionID("cs-1"), reason: .connectionLost("end of stream"), at: Self.time(6))

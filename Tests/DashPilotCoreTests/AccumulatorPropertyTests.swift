@@ -1,7 +1,7 @@
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The accumulator fed in pieces is the calculator fed at once: one walk, two uses.
 @Suite struct AccumulatorPropertyTests {
@@ -12,7 +12,8 @@ import TestSupport
       let roll = Int.random(in: 0..<100, using: &generator)
       if roll < 3 { route.session = CaptureSessionID("s\(Int.random(in: 0..<4, using: &generator))") }
       if roll == 3 { route.session = nil }
-      let seconds = roll < 8 ? Double.random(in: 100...400, using: &generator) : Double.random(in: 0.5...10, using: &generator)
+      let seconds =
+        roll < 8 ? Double.random(in: 100...400, using: &generator) : Double.random(in: 0.5...10, using: &generator)
       route.drive(
         Double.random(in: 0...300, using: &generator), bearing: Double.random(in: 0..<360, using: &generator),
         seconds: seconds)

@@ -1,7 +1,7 @@
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Never measure across a gap: continuity needs a shared session and at most the interval.
 @Suite struct ContinuityTests {

@@ -1,7 +1,7 @@
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The same rows always give the same number, whatever order they are fetched in.
 @Suite struct DeterminismTests {

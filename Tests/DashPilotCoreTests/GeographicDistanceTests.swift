@@ -27,8 +27,10 @@ import Testing
     #expect(abs(GeographicDistance.initialBearing(from: london, to: paris) - 148.1156) < 0.001)
     let origin = GeoCoordinate(latitude: 0, longitude: 0)
     #expect(GeographicDistance.initialBearing(from: origin, to: GeoCoordinate(latitude: 1, longitude: 0)) == 0)
-    #expect(abs(GeographicDistance.initialBearing(from: origin, to: GeoCoordinate(latitude: 0, longitude: 1)) - 90) < 1e-9)
-    #expect(abs(GeographicDistance.initialBearing(from: origin, to: GeoCoordinate(latitude: 0, longitude: -1)) - 270) < 1e-9)
+    #expect(
+      abs(GeographicDistance.initialBearing(from: origin, to: GeoCoordinate(latitude: 0, longitude: 1)) - 90) < 1e-9)
+    #expect(
+      abs(GeographicDistance.initialBearing(from: origin, to: GeoCoordinate(latitude: 0, longitude: -1)) - 270) < 1e-9)
   }
 
   @Test func destinationTravelsTheDistanceAsked() {

@@ -69,9 +69,12 @@ struct RouteSampleFilterTests {
     var fix = Self.fix(at: 0, eph: nil)
     fix.epx = 30
     fix.epy = 40
-    #expect(filter.judge(fix, session: Self.s1) == .accepted(RouteSample(
-      timestamp: Self.start, coordinate: Self.origin, horizontalAccuracy: 50, speed: 10, course: 90,
-      captureSessionID: Self.s1)))
+    #expect(
+      filter.judge(fix, session: Self.s1)
+        == .accepted(
+          RouteSample(
+            timestamp: Self.start, coordinate: Self.origin, horizontalAccuracy: 50, speed: 10, course: 90,
+            captureSessionID: Self.s1)))
   }
 
   @Test func rejectsATimestampThatRepeatsOrPrecedesTheLastSample() {
@@ -127,7 +130,9 @@ struct RouteSampleFilterTests {
     var filter = RouteSampleFilter()
     _ = filter.judge(Self.fix(at: 0, eph: 20, speed: 0), session: Self.s1)
     // Reported speed under 2 m/s: wander within 2 x 20 m is not driving.
-    #expect(Self.reason(filter.judge(Self.fix(east: 39, at: 1, eph: 20, speed: 1.9), session: Self.s1)) == .negligibleMovement)
+    #expect(
+      Self.reason(filter.judge(Self.fix(east: 39, at: 1, eph: 20, speed: 1.9), session: Self.s1)) == .negligibleMovement
+    )
     // The same distance at driving speed is kept.
     #expect(Self.reason(filter.judge(Self.fix(east: 39, at: 2, eph: 20, speed: 2.0), session: Self.s1)) == nil)
   }
@@ -136,7 +141,9 @@ struct RouteSampleFilterTests {
     var filter = RouteSampleFilter()
     _ = filter.judge(Self.fix(at: 0, eph: 30, speed: nil), session: Self.s1)
     // 25 m in 60 s: 0.4 m/s, within 60 m of error: held.
-    #expect(Self.reason(filter.judge(Self.fix(east: 25, at: 60, eph: 30, speed: nil), session: Self.s1)) == .negligibleMovement)
+    #expect(
+      Self.reason(filter.judge(Self.fix(east: 25, at: 60, eph: 30, speed: nil), session: Self.s1))
+        == .negligibleMovement)
     // 25 m in 5 s since the last kept sample: 5 m/s, moving: kept.
     var moving = RouteSampleFilter()
     _ = moving.judge(Self.fix(at: 0, eph: 30, speed: nil), session: Self.s1)
@@ -163,7 +170,8 @@ struct RouteSampleFilterTests {
     _ = filter.judge(Self.fix(at: 0, eph: 20, speed: 0), session: Self.s1)
     #expect(Self.reason(filter.judge(Self.fix(east: 1, at: 30, eph: 20, speed: 0), session: Self.s2)) == nil)
     #expect(filter.lastRetained?.captureSessionID == Self.s2)
-    #expect(Self.reason(filter.judge(Self.fix(east: 2, at: 31, eph: 20, speed: 0), session: Self.s2)) == .negligibleMovement)
+    #expect(
+      Self.reason(filter.judge(Self.fix(east: 2, at: 31, eph: 20, speed: 0), session: Self.s2)) == .negligibleMovement)
   }
 
   @Test func resetJudgesFromTheGivenSample() {

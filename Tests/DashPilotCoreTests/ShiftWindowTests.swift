@@ -1,7 +1,7 @@
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A completed shift's window exposes capture that started late or stopped early.
 @Suite struct ShiftWindowTests {

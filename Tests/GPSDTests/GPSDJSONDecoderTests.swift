@@ -8,7 +8,8 @@ import Testing
 /// and from a gpsd fed by gpsfake on this machine.
 struct GPSDJSONDecoderTests {
   @Test func decodesATPVFromSirf2() throws {
-    let line = #"{"class":"TPV","mode":3,"time":"2021-12-09T20:38:31.820Z","ept":0.005,"lat":37.293623733,"lon":-121.918759910,"altHAE":10.7038,"altMSL":42.8546,"alt":42.8546,"epx":29.619,"epy":50.798,"epv":192.084,"track":0.0000,"magtrack":13.0860,"magvar":13.1,"speed":0.000,"climb":0.000,"eps":101.60,"ecefx":-2686050.0000,"ecefy":-4312172.0000,"ecefz":3843374.0000,"ecefvx":0.00,"ecefvy":0.00,"ecefvz":0.00,"velN":0.000,"velE":0.000,"velD":0.000,"geoidSep":-32.151,"eph":64.600,"sep":64.600}"#
+    let line =
+      #"{"class":"TPV","mode":3,"time":"2021-12-09T20:38:31.820Z","ept":0.005,"lat":37.293623733,"lon":-121.918759910,"altHAE":10.7038,"altMSL":42.8546,"alt":42.8546,"epx":29.619,"epy":50.798,"epv":192.084,"track":0.0000,"magtrack":13.0860,"magvar":13.1,"speed":0.000,"climb":0.000,"eps":101.60,"ecefx":-2686050.0000,"ecefy":-4312172.0000,"ecefz":3843374.0000,"ecefvx":0.00,"ecefvy":0.00,"ecefvz":0.00,"velN":0.000,"velE":0.000,"velD":0.000,"geoidSep":-32.151,"eph":64.600,"sep":64.600}"#
     let report = try #require(GPSDJSONDecoder.decode(line))
     guard case let .tpv(tpv) = report else {
       Issue.record("expected a TPV, got \(report)")
@@ -29,7 +30,8 @@ struct GPSDJSONDecoderTests {
 
   /// One unusable member costs that member only: the decoder reads each member on its own.
   @Test func aMemberOfTheWrongTypeOrOutOfRangeIsAbsentAndTheRestKept() throws {
-    let line = #"{"class":"TPV","mode":3,"time":"2024-06-01T08:00:00.000Z","lat":1e400,"lon":"5.0","eph":4.5,"speed":"fast","track":90.0}"#
+    let line =
+      #"{"class":"TPV","mode":3,"time":"2024-06-01T08:00:00.000Z","lat":1e400,"lon":"5.0","eph":4.5,"speed":"fast","track":90.0}"#
     guard case let .tpv(tpv) = try #require(GPSDJSONDecoder.decode(line)) else {
       Issue.record("expected a TPV")
       return
@@ -43,12 +45,17 @@ struct GPSDJSONDecoderTests {
     #expect(!tpv.hasPosition)
     #expect(GPSDJSONDecoder.decode(#"{"class":"TPV","lat":NaN}"#) == nil)
     #expect(GPSDJSONDecoder.decode(#"{"class":7}"#) == nil)
-    #expect(GPSDJSONDecoder.decode(#"{"class":"DEVICE","path":"/dev/ttyACM0","activated":0}"#) == .device(GPSDDevice(path: "/dev/ttyACM0", activated: false)))
-    #expect(GPSDJSONDecoder.decode(#"{"class":"DEVICE","path":"/dev/ttyACM0","activated":1717228800.5}"#) == .device(GPSDDevice(path: "/dev/ttyACM0", activated: true)))
+    #expect(
+      GPSDJSONDecoder.decode(#"{"class":"DEVICE","path":"/dev/ttyACM0","activated":0}"#)
+        == .device(GPSDDevice(path: "/dev/ttyACM0", activated: false)))
+    #expect(
+      GPSDJSONDecoder.decode(#"{"class":"DEVICE","path":"/dev/ttyACM0","activated":1717228800.5}"#)
+        == .device(GPSDDevice(path: "/dev/ttyACM0", activated: true)))
   }
 
   @Test func decodesATPVWithoutTimeOrErrorsFromBundgZeus() throws {
-    let line = #"{"class":"TPV","mode":3,"lat":52.850156667,"lon":5.313620000,"altHAE":42.8000,"altMSL":-4.0000,"alt":-4.0000,"magvar":1.6,"geoidSep":46.800,"eph":11.400}"#
+    let line =
+      #"{"class":"TPV","mode":3,"lat":52.850156667,"lon":5.313620000,"altHAE":42.8000,"altMSL":-4.0000,"alt":-4.0000,"magvar":1.6,"geoidSep":46.800,"eph":11.400}"#
     guard case let .tpv(tpv) = try #require(GPSDJSONDecoder.decode(line)) else {
       Issue.record("expected a TPV")
       return
@@ -73,7 +80,8 @@ struct GPSDJSONDecoderTests {
   }
 
   @Test func decodesTheTPVsOfGpsfakeWithDevice() throws {
-    let line = #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2024-06-01T08:01:00.000Z","ept":0.005,"lat":48.850021500,"lon":2.349993000,"altHAE":82.0000,"altMSL":35.0000,"alt":35.0000,"epv":2297.700,"track":0.0000,"magtrack":0.8288,"magvar":0.8,"speed":1.502,"geoidSep":47.000,"eph":1898.100,"sep":1898.100}"#
+    let line =
+      #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2024-06-01T08:01:00.000Z","ept":0.005,"lat":48.850021500,"lon":2.349993000,"altHAE":82.0000,"altMSL":35.0000,"alt":35.0000,"epv":2297.700,"track":0.0000,"magtrack":0.8288,"magvar":0.8,"speed":1.502,"geoidSep":47.000,"eph":1898.100,"sep":1898.100}"#
     guard case let .tpv(tpv) = try #require(GPSDJSONDecoder.decode(line)) else {
       Issue.record("expected a TPV")
       return
@@ -89,7 +97,8 @@ struct GPSDJSONDecoderTests {
         == .device(GPSDDevice(path: "/dev/pts/1", activated: false)))
     #expect(
       GPSDJSONDecoder.decode(
-        #"{"class":"DEVICE","path":"/dev/pts/3","driver":"NMEA0183","activated":"2026-11-29T21:39:08.485Z","native":0,"bps":4800,"parity":"N","stopbits":1,"cycle":1.00}"#)
+        #"{"class":"DEVICE","path":"/dev/pts/3","driver":"NMEA0183","activated":"2026-11-29T21:39:08.485Z","native":0,"bps":4800,"parity":"N","stopbits":1,"cycle":1.00}"#
+      )
         == .device(GPSDDevice(path: "/dev/pts/3", activated: true)))
     #expect(
       GPSDJSONDecoder.decode(#"{"class":"DEVICE","path":"/dev/ttyUSB0","driver":"u-blox"}"#)

@@ -16,7 +16,8 @@ struct GPSDJSONScannerTests {
     else { return nil }
     func number(_ key: String) -> Double? {
       // true and false are not numbers to the decoder (JSONSerialization hands them over as Bool).
-      guard let raw = object[key], "\(type(of: raw))" != "Bool", let value = raw as? NSNumber, value.doubleValue.isFinite
+      guard let raw = object[key], "\(type(of: raw))" != "Bool", let value = raw as? NSNumber,
+        value.doubleValue.isFinite
       else { return nil }
       return value.doubleValue
     }
@@ -51,7 +52,8 @@ struct GPSDJSONScannerTests {
 
   static func gpsdLines() throws -> [String] {
     let folder = TestPaths.gpsdLogs
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".chk") }.sorted()
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".chk") }
+      .sorted()
     var lines: [String] = []
     for name in names {
       let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)

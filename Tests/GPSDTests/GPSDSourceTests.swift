@@ -94,13 +94,15 @@ import Testing
       recorded.filter { if case .report(.version, _) = $0 { return true } else { return false } }.count
     }
     #expect(events.wait(timeout: 15) { versions($0) == 1 })
-    #expect(events.wait(timeout: 15) { recorded in
-      recorded.contains { if case let .report(.tpv(tpv), _) = $0 { return tpv.hasPosition } else { return false } }
-    })
+    #expect(
+      events.wait(timeout: 15) { recorded in
+        recorded.contains { if case let .report(.tpv(tpv), _) = $0 { return tpv.hasPosition } else { return false } }
+      })
     receiver.killGPSD()
-    #expect(events.wait(timeout: 10) { recorded in
-      recorded.last.map { if case .retrying = $0 { return true } else { return false } } ?? false
-    })
+    #expect(
+      events.wait(timeout: 10) { recorded in
+        recorded.last.map { if case .retrying = $0 { return true } else { return false } } ?? false
+      })
     try receiver.startGPSD()
     #expect(events.wait(timeout: 15) { versions($0) == 2 })
     #expect(source.stop())

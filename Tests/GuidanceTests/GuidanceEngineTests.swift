@@ -65,16 +65,19 @@ struct OppositeCourseTests {
   func southOnANorthboundRoute() throws {
     let start = GeoCoordinate(latitude: Geometry.latitude, longitude: Geometry.longitude)
     let points = (0...100).map {
-      GeoCoordinate(latitude: start.latitude + Double($0) * 50 / Geometry.metresPerDegreeNorth, longitude: start.longitude)
+      GeoCoordinate(
+        latitude: start.latitude + Double($0) * 50 / Geometry.metresPerDegreeNorth, longitude: start.longitude)
     }
     var engine = GuidanceEngine(route: try GuidanceRoute(points), config: .driving)
     func at(_ along: Double, _ t: Double, course: Double) -> GuidanceFix {
       GuidanceFix(
         timestamp: Geometry.time(t),
-        coordinate: GeoCoordinate(latitude: start.latitude + along / Geometry.metresPerDegreeNorth, longitude: start.longitude),
+        coordinate: GeoCoordinate(
+          latitude: start.latitude + along / Geometry.metresPerDegreeNorth, longitude: start.longitude),
         accuracy: 5, speed: 10, course: course)
     }
-    let fixes = [at(1000, 0, course: 0), at(1010, 1, course: 0)]
+    let fixes =
+      [at(1000, 0, course: 0), at(1010, 1, course: 0)]
       + (2...8).map { at(1010 - 10 * Double($0 - 1), Double($0), course: 180) }
     #expect(offRouteTimes(&engine, fixes) == [6])
   }
@@ -92,7 +95,8 @@ struct OppositeCourseTests {
 struct WalkingTests {
   static func steady(lateral: Double, config: GuidanceConfig) throws -> [Double] {
     var engine = GuidanceEngine(route: try Geometry.straightRoute(), config: config)
-    let fixes = [Geometry.fix(along: 1000, lateral: 5, time: 0)]
+    let fixes =
+      [Geometry.fix(along: 1000, lateral: 5, time: 0)]
       + (1...20).map { Geometry.fix(along: 1000 + 1.4 * Double($0), lateral: lateral, time: Double($0)) }
     return offRouteTimes(&engine, fixes)
   }
@@ -172,7 +176,9 @@ struct EnginePhaseTests {
     var corners: [GeoCoordinate] = []
     for step in stride(from: 0.0, through: side, by: 50) { corners.append(Geometry.point(along: step)) }
     for step in stride(from: 50.0, through: side, by: 50) { corners.append(Geometry.point(along: side, lateral: step)) }
-    for step in stride(from: side - 50, through: 0, by: -50) { corners.append(Geometry.point(along: step, lateral: side)) }
+    for step in stride(from: side - 50, through: 0, by: -50) {
+      corners.append(Geometry.point(along: step, lateral: side))
+    }
     for step in stride(from: side - 50, through: 0, by: -50) { corners.append(Geometry.point(along: 0, lateral: step)) }
     let route = try GuidanceRoute(corners)
     #expect(abs(route.length - 2000) < 0.1)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Guidance target is pure: no I/O, no clock. Its sources are read and searched for the
 /// calls that would break that, so a slip fails here rather than in a replay that differs.

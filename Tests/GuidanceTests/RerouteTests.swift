@@ -142,7 +142,8 @@ struct RerouteTests {
       var drive = try Drive()
       _ = drive.depart()
       let failure = RouteFailure(kind, "test")
-      #expect(drive.answer(kind, id: 1, at: 5) == [routeNotFound, .retryScheduled(at: Geometry.time(20), after: failure)])
+      #expect(
+        drive.answer(kind, id: 1, at: 5) == [routeNotFound, .retryScheduled(at: Geometry.time(20), after: failure)])
       #expect(drive.session.nextDeadline == Geometry.time(20))
       #expect(drive.tick(19.9) == [])
       #expect(drive.tick(20) == [drive.request(5, id: 2)])  // still from the latest fix (t=5)
@@ -187,9 +188,10 @@ struct RerouteTests {
     // Leaving the new route is a new departure, announced again.
     var actions: [RerouteAction] = []
     for t in 7...12 {
-      actions += drive.session.update(
-        Geometry.fix(along: 1500, lateral: 0, time: Double(t), speed: 10, course: 90), now: Geometry.time(Double(t))
-      ).actions
+      actions +=
+        drive.session.update(
+          Geometry.fix(along: 1500, lateral: 0, time: Double(t), speed: 10, course: 90), now: Geometry.time(Double(t))
+        ).actions
     }
     #expect(announcements(actions) == [.leftRoute])
     #expect(actions.contains { if case .requestRoute(RerouteRequestID(2), _) = $0 { true } else { false } })
@@ -230,7 +232,8 @@ struct RerouteTests {
     for t in 7...11 { actions += drive.off(Double(t)).actions }
     #expect(actions == [leftRoute])  // t=11 confirms the second departure; the line is busy
     #expect(drive.session.coordinator.inFlight == RerouteRequestID(1))
-    #expect(drive.answer(.connectionDropped, id: 1, at: 12) == [.discarded(RerouteRequestID(1)), drive.request(11, id: 2)])
+    #expect(
+      drive.answer(.connectionDropped, id: 1, at: 12) == [.discarded(RerouteRequestID(1)), drive.request(11, id: 2)])
   }
 
   @Test("unknown and repeated answers are ignored")
@@ -264,9 +267,10 @@ struct RerouteTests {
     _ = drive.on(0, along: 1950)
     var actions: [RerouteAction] = []
     for t in 1...5 {
-      actions += drive.session.update(
-        Geometry.fix(along: 1950, lateral: 100, time: Double(t), speed: 10, course: 0), now: Geometry.time(Double(t))
-      ).actions
+      actions +=
+        drive.session.update(
+          Geometry.fix(along: 1950, lateral: 100, time: Double(t), speed: 10, course: 0), now: Geometry.time(Double(t))
+        ).actions
     }
     #expect(announcements(actions) == [.leftRoute])
     let arrival = drive.on(6, along: 1990)

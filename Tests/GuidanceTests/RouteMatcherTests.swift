@@ -23,7 +23,8 @@ struct RouteMatcherTests {
     #expect(abs(match.bearing - 90) < 0.001)
     #expect(match.segment == 24)
     // South of the route is the same distance.
-    let south = try #require(route.match(Geometry.point(along: 1234.5, lateral: -30), window: 1100...1800, reference: 1200))
+    let south = try #require(
+      route.match(Geometry.point(along: 1234.5, lateral: -30), window: 1100...1800, reference: 1200))
     #expect(abs(south.lateral - 30) < 0.01)
   }
 
@@ -72,7 +73,9 @@ struct RouteMatcherTests {
   func engineWindow() throws {
     let route = try Self.hairpin()
     var engine = GuidanceEngine(route: route, config: .driving)
-    #expect(engine.update(GuidanceFix(timestamp: Geometry.time(0), coordinate: route.points[10], accuracy: 5)).first == .joined)
+    #expect(
+      engine.update(GuidanceFix(timestamp: Geometry.time(0), coordinate: route.points[10], accuracy: 5)).first
+        == .joined)
     // On the return leg, right above: 100 m from the first leg, which is all the window sees.
     #expect(engine.update(GuidanceFix(timestamp: Geometry.time(1), coordinate: route.points[112], accuracy: 5)) == [])
     #expect(engine.offRouteCount == 1)
@@ -129,7 +132,8 @@ struct RouteMatcherTests {
     func engineAfterLongGap() -> GuidanceEngine {
       var engine = GuidanceEngine(route: route, config: .driving)
       for t in 0...5 {
-        _ = engine.update(Geometry.fix(along: 1000 + 30 * Double(t), lateral: 0, time: Double(t), speed: 30, course: 90))
+        _ = engine.update(
+          Geometry.fix(along: 1000 + 30 * Double(t), lateral: 0, time: Double(t), speed: 30, course: 90))
       }
       return engine
     }
@@ -222,7 +226,9 @@ struct RouteMatcherTests {
     #expect(
       GuidanceRouteError.invalidCoordinate(index: 2, bad).description
         == "route point 2 is not a position on Earth (latitude 12.0, longitude 200.0)")
-    #expect(GuidanceRouteError.tooFewPoints(distinct: 1).description == "a route needs at least 2 distinct points, this one has 1")
+    #expect(
+      GuidanceRouteError.tooFewPoints(distinct: 1).description
+        == "a route needs at least 2 distinct points, this one has 1")
   }
 
   @Test("repeated points are dropped and distances accumulate")

@@ -103,15 +103,19 @@ struct ControlFloodRecordingTests {
     let expectedTimes = ((drive.leadIn + 1)...lastCycle).map { "\(RealTimeDrive.fixTimeMilliseconds(cycle: $0))" }
     #expect(
       quietRows.map { String($0.prefix { $0 != "|" }) } == expectedTimes,
-      "first row \(quietRows.first ?? "none"), last \(quietRows.last ?? "none"), \(quietRows.count) rows; \(quietStatus.object("capture") ?? [:])")
+      "first row \(quietRows.first ?? "none"), last \(quietRows.last ?? "none"), \(quietRows.count) rows; \(quietStatus.object("capture") ?? [:])"
+    )
     #expect(floodedRows.count == quietRows.count)
-    #expect(floodedRows == quietRows, "first difference at row \(Array(zip(floodedRows, quietRows)).firstIndex { $0.0 != $0.1 } ?? -1)")
+    #expect(
+      floodedRows == quietRows,
+      "first difference at row \(Array(zip(floodedRows, quietRows)).firstIndex { $0.0 != $0.1 } ?? -1)")
     let growth = zip(counts, counts.dropFirst()).map { $1.rows - $0.rows }
     print(
       "flood while recording: \(rounds) rounds, \(tally.answered) answers, \(floodedRows.count) rows flooded"
         + " vs \(quietRows.count) quiet, \(counts.count) readings, smallest growth between readings \(growth.min() ?? 0),"
         + " longest interval between readings \(String(format: "%.2f", StoredRowMonitor.longestInterval(counts))) s,"
-        + " longest without new rows \(String(format: "%.2f", StoredRowMonitor.longestWithoutGrowth(counts, until: feedEnd))) s")
+        + " longest without new rows \(String(format: "%.2f", StoredRowMonitor.longestWithoutGrowth(counts, until: feedEnd))) s"
+    )
     #expect(flooded.process.isRunning && quiet.process.isRunning)
   }
 }
@@ -141,7 +145,8 @@ final class StoredRowMonitor: @unchecked Sendable {
   private func run() {
     while !lock.withLock({ stopping }) {
       let at = MonotonicTime.now()
-      if let line = try? DaemonDatabaseProbe.query(database, "SELECT count(*) FROM samples").first, let rows = Int(line) {
+      if let line = try? DaemonDatabaseProbe.query(database, "SELECT count(*) FROM samples").first, let rows = Int(line)
+      {
         lock.withLock { readings.append(Reading(at: at, rows: rows)) }
       }
       lock.lock()
@@ -175,7 +180,8 @@ final class StoredRowMonitor: @unchecked Sendable {
       if later.at > end { break }
       if later.rows <= reading.rows {
         stalls.append(
-          String(format: "%.1f-%.1f s: %d rows then %d", reading.at - start, later.at - start, reading.rows, later.rows))
+          String(format: "%.1f-%.1f s: %d rows then %d", reading.at - start, later.at - start, reading.rows, later.rows)
+        )
       }
     }
     return stalls
@@ -185,7 +191,8 @@ final class StoredRowMonitor: @unchecked Sendable {
   static func longestWithoutGrowth(_ readings: [Reading], until end: Double) -> Double {
     var longest = 0.0
     var lastGrowth = readings.first?.at ?? 0
-    for (previous, reading) in zip(readings, readings.dropFirst()) where reading.at <= end && reading.rows > previous.rows {
+    for (previous, reading) in zip(readings, readings.dropFirst())
+    where reading.at <= end && reading.rows > previous.rows {
       longest = max(longest, reading.at - lastGrowth)
       lastGrowth = reading.at
     }

@@ -18,7 +18,8 @@ import Testing
   static let requestsPerRound = 3
 
   static let garbageLines = [
-    "garbage", #"{"v":1}"#, "\u{7F}\u{1B}[2J", #"{"v":1,"id":5,"cmd":"reboot"}"#, "[[[[[[[[", #"{"v":9,"id":1,"cmd":"status"}"#,
+    "garbage", #"{"v":1}"#, "\u{7F}\u{1B}[2J", #"{"v":1,"id":5,"cmd":"reboot"}"#, "[[[[[[[[",
+    #"{"v":9,"id":1,"cmd":"status"}"#,
   ]
 
   @Test func wellFormedClientsAreAnsweredThroughAFloodOfBadOnes() throws {
@@ -33,7 +34,9 @@ import Testing
     for round in 0..<Self.rounds {
       tally.add(try Self.floodRound(round, daemon: daemon, good: good, noisy: noisy))
     }
-    let answered = tally.answered, garbageRefused = tally.garbageRefused, overlongRefused = tally.overlongRefused
+    let answered = tally.answered
+    let garbageRefused = tally.garbageRefused
+    let overlongRefused = tally.overlongRefused
     #expect(answered == Self.wellFormed * Self.rounds * Self.requestsPerRound)
     #expect(garbageRefused == Self.garbage * Self.rounds * Self.garbageLines.count)
     #expect(overlongRefused == Self.overlongPerRound * Self.rounds)
@@ -76,7 +79,8 @@ extension ControlFloodTests {
         }
         let result = answer?["result"] as? [String: Any]
         let daemonSection = result?["daemon"] as? [String: Any]
-        let correct = answer?["id"] as? Int == id && answer?["ok"] as? Bool == true
+        let correct =
+          answer?["id"] as? Int == id && answer?["ok"] as? Bool == true
           && daemonSection?["pid"] as? Int == pid && daemonSection?["state"] as? String == "running"
         #expect(correct, "client \(index) round \(round) request \(request): \(String(describing: answer))")
         if correct { tally.answered += 1 }

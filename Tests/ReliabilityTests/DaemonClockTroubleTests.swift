@@ -33,10 +33,15 @@ struct DaemonClockTroubleTests {
     var synchronised = false
   }
 
-  static let right = ClockCase(description: "right", skew: 0, step: nil, startYear: 2024, endYear: 2024, windowAwayFromDrive: false)
+  static let right = ClockCase(
+    description: "right", skew: 0, step: nil, startYear: 2024, endYear: 2024, windowAwayFromDrive: false)
   static let troubled: [ClockCase] = [
-    ClockCase(description: "9 years ahead", skew: 9 * year, step: nil, startYear: 2033, endYear: 2024, windowAwayFromDrive: true),
-    ClockCase(description: "7 years behind (no RTC)", skew: -7 * year, step: nil, startYear: 2017, endYear: 2024, windowAwayFromDrive: true),
+    ClockCase(
+      description: "9 years ahead", skew: 9 * year, step: nil, startYear: 2033, endYear: 2024, windowAwayFromDrive: true
+    ),
+    ClockCase(
+      description: "7 years behind (no RTC)", skew: -7 * year, step: nil, startYear: 2017, endYear: 2024,
+      windowAwayFromDrive: true),
     ClockCase(
       description: "right, stepped back 4 years half-way", skew: 0, step: (fixes / 2, -4 * year),
       // The step comes after the first fix: the end is dated by the receiver, not the 2020 clock.
@@ -142,7 +147,8 @@ struct DaemonClockTroubleTests {
         timeout: 30,
         { status in
           status.object("gpsd")?["last_fix_at"] as? String == lastFix
-            && status.object("shift.distance")?["usable_positions"] as? Int == status.object("capture")?["accepted"] as? Int
+            && status.object("shift.distance")?["usable_positions"] as? Int == status.object("capture")?["accepted"]
+              as? Int
         })
     else {
       throw DaemonTestFailure("\(clock): the last fix (\(lastFix)) never reached the store: \(daemon.log)")
@@ -151,7 +157,8 @@ struct DaemonClockTroubleTests {
     return Outcome(
       startedAt: started["started_at"] as? String ?? "", endedAt: ended["ended_at"] as? String ?? "",
       rows: try DaemonStoreSnapshot(database: daemon.databasePath).rows.sorted { $0.key < $1.key }.map(\.value),
-      sessions: try DaemonDatabaseProbe.query(daemon.databasePath, "SELECT count(*), count(ended_at_ms) FROM capture_sessions"),
+      sessions: try DaemonDatabaseProbe.query(
+        daemon.databasePath, "SELECT count(*), count(ended_at_ms) FROM capture_sessions"),
       rejected: canonical(status.object("capture")?["rejected"]),
       liveDistance: canonical(status.object("shift.distance")), endedDistance: canonical(ended.object("distance")),
       summary: ended["summary"] as? String ?? "",
@@ -192,7 +199,8 @@ struct DaemonClockTroubleTests {
     #expect(right.rows.first?.split(separator: "|")[3] == "\(start + 1000)"[...])
     #expect(right.rows.last?.split(separator: "|")[3] == "\(start + (Self.fixes - 1) * 1000)"[...])
     #expect(right.sessions == ["1|1"])
-    #expect(Self.year(right.startedAt) == 2024 && Self.year(right.endedAt) == 2024, "\(right.startedAt) \(right.endedAt)")
+    #expect(
+      Self.year(right.startedAt) == 2024 && Self.year(right.endedAt) == 2024, "\(right.startedAt) \(right.endedAt)")
     // The shim reaches the daemon: judged by a synchronised clock a minute ahead, every fix
     // with an accuracy estimate is a minute old, and none is kept.
     let minuteAhead = try #require(try results[cases.count - 1]?.get())

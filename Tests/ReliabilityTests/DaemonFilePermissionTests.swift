@@ -73,6 +73,9 @@ struct DaemonFilePermissionTests {
     // The shift nobody tried to touch is still the one recording.
     let status = try daemon.controlJSON(["status"])
     #expect(status.object("shift")?["id"] as? Int == 1)
-    #expect(try DaemonDatabaseProbe.query(daemon.databasePath, "SELECT count(*) FROM shifts WHERE ended_at_ms IS NULL") == ["1"])
+    #expect(
+      try DaemonDatabaseProbe.query(daemon.databasePath, "SELECT count(*) FROM shifts WHERE ended_at_ms IS NULL") == [
+        "1"
+      ])
   }
 }

@@ -25,7 +25,9 @@ struct DaemonGPSDOutageTests {
     }
   }
 
-  @Test("absent at start-up: answers, idles without spinning, connects when gpsd comes; killed: reconnects in a new session")
+  @Test(
+    "absent at start-up: answers, idles without spinning, connects when gpsd comes; killed: reconnects in a new session"
+  )
   func absentThenKilled() throws {
     let directory = try TestPaths.temporaryDirectory("daemon-gpsd-outage")
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -46,7 +48,9 @@ struct DaemonGPSDOutageTests {
     let before = try #require(ProcessAccounting.cpuSeconds(of: daemon.pid))
     sleep(Self.idleSeconds)
     let after = try #require(ProcessAccounting.cpuSeconds(of: daemon.pid))
-    #expect(after - before < Self.idleCPUBound, "dashpilotd used \(after - before) s of CPU in \(Self.idleSeconds) s without gpsd")
+    #expect(
+      after - before < Self.idleCPUBound,
+      "dashpilotd used \(after - before) s of CPU in \(Self.idleSeconds) s without gpsd")
     #expect(try daemon.controlJSON(["status"]).object("gpsd")?["connected"] as? Bool == false)
 
     try receiver.startGPSD()

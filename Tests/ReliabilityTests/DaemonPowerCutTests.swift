@@ -46,15 +46,19 @@ struct DaemonPowerCutTests {
 
   /// The stored rows of shift 1 in order: (capture session row id, fix time in ms).
   static func storedFixTimes(_ database: String) throws -> [(session: Int, time: Int64)] {
-    try DaemonDatabaseProbe.query(database, "SELECT capture_session, fix_time_ms FROM samples WHERE shift_id = 1 ORDER BY id")
-      .compactMap { line in
-        let fields = line.split(separator: "|")
-        guard fields.count == 2, let session = Int(fields[0]), let time = Int64(fields[1]) else { return nil }
-        return (session, time)
-      }
+    try DaemonDatabaseProbe.query(
+      database, "SELECT capture_session, fix_time_ms FROM samples WHERE shift_id = 1 ORDER BY id"
+    )
+    .compactMap { line in
+      let fields = line.split(separator: "|")
+      guard fields.count == 2, let session = Int(fields[0]), let time = Int64(fields[1]) else { return nil }
+      return (session, time)
+    }
   }
 
-  @Test("20 SIGKILLs at random points: integrity ok, no committed row lost, at most 2 s lost a cut, a new session and a gap each")
+  @Test(
+    "20 SIGKILLs at random points: integrity ok, no committed row lost, at most 2 s lost a cut, a new session and a gap each"
+  )
   func repeatedPowerCuts() throws {
     let directory = try TestPaths.temporaryDirectory("daemon-power-cut")
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -75,7 +79,10 @@ struct DaemonPowerCutTests {
     var sessions: Set<String> = []
     var losses: [Int64] = []
     for cut in 1...Self.cuts {
-      let status = try #require(Self.waitForNewRows(daemon, beyond: stored), "cut \(cut): no rows stored: \((try? daemon.controlJSON(["status"]).object("capture")).map { "\($0)" } ?? "no status") \(daemon.log)")
+      let status = try #require(
+        Self.waitForNewRows(daemon, beyond: stored),
+        "cut \(cut): no rows stored: \((try? daemon.controlJSON(["status"]).object("capture")).map { "\($0)" } ?? "no status") \(daemon.log)"
+      )
       sessions.insert(try #require(status.object("capture")?["session"] as? String))
       // Anywhere in the store's one-second batch cycle.
       usleep(UInt32.random(in: 0...1_500_000, using: &random))
@@ -92,7 +99,8 @@ struct DaemonPowerCutTests {
       #expect(lost.isEmpty, "cut \(cut): \(lost.count) committed rows lost")
       #expect(survived.count >= committed.count)
       stored = survived.count
-      #expect(try DaemonDatabaseProbe.query(database, "SELECT count(*) FROM capture_sessions") == ["\(cut)"], "cut \(cut)")
+      #expect(
+        try DaemonDatabaseProbe.query(database, "SELECT count(*) FROM capture_sessions") == ["\(cut)"], "cut \(cut)")
       let newestStored = try #require(try Self.storedFixTimes(database).last?.time, "cut \(cut): nothing stored")
       let loss = RealTimeDrive.fixTimeMilliseconds(cycle: newestFed) - newestStored
       #expect(loss >= 0 && loss <= Self.maximumLossMilliseconds, "cut \(cut): \(loss) ms of fixes lost")

@@ -21,13 +21,15 @@ struct DaemonReceiverUnplugTests {
   static let unseenCycles = 25
 
   static func rows(_ database: String) throws -> [(id: Int, session: Int, time: Int64)] {
-    try DaemonDatabaseProbe.query(database, "SELECT id, capture_session, fix_time_ms FROM samples WHERE shift_id = 1 ORDER BY id")
-      .compactMap { line in
-        let fields = line.split(separator: "|")
-        guard fields.count == 3, let id = Int(fields[0]), let session = Int(fields[1]), let time = Int64(fields[2])
-        else { return nil }
-        return (id, session, time)
-      }
+    try DaemonDatabaseProbe.query(
+      database, "SELECT id, capture_session, fix_time_ms FROM samples WHERE shift_id = 1 ORDER BY id"
+    )
+    .compactMap { line in
+      let fields = line.split(separator: "|")
+      guard fields.count == 3, let id = Int(fields[0]), let session = Int(fields[1]), let time = Int64(fields[2])
+      else { return nil }
+      return (id, session, time)
+    }
   }
 
   /// The next event on `follower` that `match` accepts, within 30 s.
@@ -87,7 +89,9 @@ struct DaemonReceiverUnplugTests {
     #expect(unplugged.object("shift")?["id"] as? Int == 1)
     let log = daemon.log
     #expect(log.contains("receiver \(first.devicePath) removed"), "\(log)")
-    #expect(log.contains("capture session \(firstSession) of shift 1 ended: device \(first.devicePath) deactivated"), "\(log)")
+    #expect(
+      log.contains("capture session \(firstSession) of shift 1 ended: device \(first.devicePath) deactivated"), "\(log)"
+    )
     let endedEvent = try #require(
       Self.nextEvent(follower) { $0["type"] as? String == "capture.session_ended" }, "no capture.session_ended event")
     let endedFields = endedEvent["fields"] as? [String: Any] ?? [:]
@@ -120,7 +124,8 @@ struct DaemonReceiverUnplugTests {
       }, "no new session after the plug: \(daemon.log)")
     let secondSession = try #require(replugged.object("capture")?["session"] as? String)
     let startedEvent = try #require(
-      Self.nextEvent(follower) { $0["type"] as? String == "capture.session_started" }, "no capture.session_started event")
+      Self.nextEvent(follower) { $0["type"] as? String == "capture.session_started" },
+      "no capture.session_started event")
     #expect((startedEvent["fields"] as? [String: Any])?["session"] as? String == secondSession)
     #expect(daemon.log.contains("receiver \(second.devicePath) active"))
     #expect(daemon.log.contains("capture session \(secondSession) started for shift 1"))
@@ -148,7 +153,8 @@ struct DaemonReceiverUnplugTests {
     #expect(Set(secondRows.map(\.session)).count == 1)
     #expect(secondRows.first.map { $0.time >= RealTimeDrive.fixTimeMilliseconds(cycle: secondFirstCycle) } == true)
     #expect(secondRows.count >= Self.fixesAfter / 2, "\(secondRows.count) rows after the plug")
-    #expect(zip(secondRows, secondRows.dropFirst()).allSatisfy { $1.time - $0.time == 200 }, "a hole in the second session")
+    #expect(
+      zip(secondRows, secondRows.dropFirst()).allSatisfy { $1.time - $0.time == 200 }, "a hole in the second session")
     #expect(try DaemonDatabaseProbe.integrity(daemon.databasePath) == ["ok"])
   }
 }

@@ -26,7 +26,8 @@ struct DaemonStoreSnapshot: Equatable {
 
   /// `session_key|end_reason` of every capture session, in the order they began.
   static func sessions(_ database: String) throws -> [String] {
-    try DaemonDatabaseProbe.query(database, "SELECT session_key, coalesce(end_reason, '-') FROM capture_sessions ORDER BY id")
+    try DaemonDatabaseProbe.query(
+      database, "SELECT session_key, coalesce(end_reason, '-') FROM capture_sessions ORDER BY id")
   }
 }
 

@@ -74,11 +74,15 @@ import Testing
     #expect(!reports.isEmpty, "\(name): gpsd said nothing")
     if name == "nmea-fuzzy-cases" {
       // Every cycle of the log reached capture: as many TPVs as gpsd's own expected output.
-      let expected = try String(contentsOf: TestPaths.gpsdLogs.appendingPathComponent("\(name).log.chk"), encoding: .utf8)
-        .split(separator: "\n").filter { $0.contains(#""class":"TPV""#) }.count
+      let expected = try String(
+        contentsOf: TestPaths.gpsdLogs.appendingPathComponent("\(name).log.chk"), encoding: .utf8
+      )
+      .split(separator: "\n").filter { $0.contains(#""class":"TPV""#) }.count
       #expect(capture.service.statistics.received == expected)
       #expect(expected == 15)
     }
-    print("malformed log \(name): \(reports.count) reports, \(capture.service.statistics.received) fixes, \(stored.count) kept, rejected \(capture.service.statistics.rejected.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: " "))")
+    print(
+      "malformed log \(name): \(reports.count) reports, \(capture.service.statistics.received) fixes, \(stored.count) kept, rejected \(capture.service.statistics.rejected.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: " "))"
+    )
   }
 }

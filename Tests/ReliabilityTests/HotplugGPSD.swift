@@ -44,7 +44,9 @@ final class HotplugGPSD: @unchecked Sendable {
       for (index, byte) in controlSocket.utf8.enumerated() { raw[index] = byte }
     }
     let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard connected == 0 else { throw DaemonTestFailure("cannot connect to gpsd's \(controlSocket): errno \(errno)") }
     let line = Array((command + "\r\n").utf8)

@@ -27,8 +27,12 @@ import Testing
       child.read(for: Double(random.next() % 2_000) / 1_000)
       child.killHard()
       #expect(child.process.terminationReason == .uncaughtSignal)
-      #expect(!child.lines.contains { $0.hasPrefix("failed") }, "cycle \(cycle): \(child.lines.filter { $0.hasPrefix("failed") })")
-      #expect(child.lines.first == "ready \(sessionsSeen.count)", "cycle \(cycle) began with \(child.lines.first ?? "nothing")")
+      #expect(
+        !child.lines.contains { $0.hasPrefix("failed") },
+        "cycle \(cycle): \(child.lines.filter { $0.hasPrefix("failed") })")
+      #expect(
+        child.lines.first == "ready \(sessionsSeen.count)",
+        "cycle \(cycle) began with \(child.lines.first ?? "nothing")")
 
       let store = try SampleStore(path: database)
       #expect(store.openReport.movedAside == nil)
@@ -45,7 +49,9 @@ import Testing
       let lost = pending.filter { !storedTimes.contains($0) }
       if let firstLost = lost.min(), let lastPending = pending.max() {
         worstLossMilliseconds = max(worstLossMilliseconds, lastPending - firstLost)
-        #expect(lastPending - firstLost <= 1_500, "cycle \(cycle): lost \(lost.count) samples over \(lastPending - firstLost) ms")
+        #expect(
+          lastPending - firstLost <= 1_500,
+          "cycle \(cycle): lost \(lost.count) samples over \(lastPending - firstLost) ms")
         #expect(lost == pending.filter { $0 >= firstLost }, "cycle \(cycle): a hole, not a tail, was lost")
       }
       // Each run is a capture session of its own, and every row is the drive's own fix.
@@ -85,6 +91,7 @@ import Testing
     #expect(distance.gaps == Self.kills)
     #expect(distance.segments == Self.kills + 1)
     #expect(distance.isPartial)
-    print("power-cut: \(Self.kills) kills, \(stored.count) rows kept, worst loss \(worstLossMilliseconds) ms of fix time")
+    print(
+      "power-cut: \(Self.kills) kills, \(stored.count) rows kept, worst loss \(worstLossMilliseconds) ms of fix time")
   }
 }

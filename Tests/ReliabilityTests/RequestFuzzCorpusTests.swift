@@ -65,7 +65,9 @@ import Testing
         line.removeLast()
         #expect(try RequestParser.parse(line).get() == request, "\(name) does not survive its wire form")
       case .failure(let failure):
-        #expect(expected[name] == .some(failure.error.code), "\(name) refused with \(failure.error.code): \(failure.error.message)")
+        #expect(
+          expected[name] == .some(failure.error.code),
+          "\(name) refused with \(failure.error.code): \(failure.error.message)")
       }
     }
   }

@@ -86,8 +86,12 @@ import Testing
       goodTimes.append(fixTime)
       guard n < Self.badReports.count else { break }
       let (fields, decodes) = Self.badReports[n]
-      #expect(capture.feed(line: Self.bad(n, fields), arrival: arrival + 0.5, wallClock: fixTime + 0.7) == decodes, "\(fields)")
-      if n >= Self.badReports.count - Self.keptWithoutSpeedAndCourse { keptTimes.append(ReliabilityDrive.time(10 * n + 5)) }
+      #expect(
+        capture.feed(line: Self.bad(n, fields), arrival: arrival + 0.5, wallClock: fixTime + 0.7) == decodes,
+        "\(fields)")
+      if n >= Self.badReports.count - Self.keptWithoutSpeedAndCourse {
+        keptTimes.append(ReliabilityDrive.time(10 * n + 5))
+      }
       capture.batchClock = wall + Double(n)
     }
     let stored = try capture.finish()

@@ -76,7 +76,8 @@ import Testing
     #expect(error.description == "r.gpx: holds no route or track")
     let json = try #require(try routeError("r.geojson", #"{"type":"FeatureCollection","features":[]}"#))
     #expect(json.description == "r.geojson: holds no route or track")
-    let track = try #require(try trackError("t.gpx", "<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"1\" lon=\"3\"/></rte></gpx>"))
+    let track = try #require(
+      try trackError("t.gpx", "<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"1\" lon=\"3\"/></rte></gpx>"))
     #expect(track.description == "t.gpx: holds no route or track")
   }
 
@@ -89,7 +90,9 @@ import Testing
 
   @Test func coordinateOutOfRangeNamesItsIndex() throws {
     let gpx = try #require(
-      try routeError("r.gpx", "<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"91\" lon=\"2\"/></rte></gpx>"))
+      try routeError(
+        "r.gpx",
+        "<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"91\" lon=\"2\"/></rte></gpx>"))
     #expect(gpx.problem == .coordinateOutOfRange(index: 2, latitude: 91, longitude: 2))
     #expect(gpx.description == "r.gpx: point 2 is not on Earth (latitude 91.0, longitude 2.0)")
     let json = try #require(try routeError("r.geojson", #"{"type":"LineString","coordinates":[[181,0],[0,0]]}"#))
@@ -97,19 +100,22 @@ import Testing
   }
 
   @Test func unreadableCoordinate() throws {
-    let gpx = try #require(try routeError("r.gpx", "<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"north\" lon=\"2\"/></rte></gpx>"))
+    let gpx = try #require(
+      try routeError("r.gpx", "<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"north\" lon=\"2\"/></rte></gpx>"))
     #expect(gpx.description == "r.gpx: point 1 has no readable latitude and longitude")
     let json = try #require(try routeError("r.geojson", #"{"type":"LineString","coordinates":[[1,2],[true,2]]}"#))
     #expect(json.description == "r.geojson: point 1 has no readable latitude and longitude")
   }
 
   @Test func unsupportedGeoJSONType() throws {
-    let error = try #require(try routeError("r.geojson", #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"#))
+    let error = try #require(
+      try routeError("r.geojson", #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"#))
     #expect(
       error.description
         == "r.geojson: GeoJSON type \"Polygon\" is not a route (expected LineString, MultiLineString, or a Feature or FeatureCollection holding one)"
     )
-    let feature = try #require(try routeError("r.geojson", #"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]}}"#))
+    let feature = try #require(
+      try routeError("r.geojson", #"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]}}"#))
     #expect(feature.problem == .unsupportedGeoJSONType("Point"))
   }
 
@@ -137,7 +143,8 @@ import Testing
           + "<trkpt lat=\"1\" lon=\"2.1\"><time>2026-02-30T10:00:00Z</time></trkpt></trkseg></trk></gpx>"))
     #expect(
       bad.description
-        == "t.gpx: point 1 has an unreadable time \"2026-02-30T10:00:00Z\" (expected ISO 8601, e.g. 2026-11-29T21:30:00Z)")
+        == "t.gpx: point 1 has an unreadable time \"2026-02-30T10:00:00Z\" (expected ISO 8601, e.g. 2026-11-29T21:30:00Z)"
+    )
     let missing = try #require(
       try trackError(
         "t.gpx",

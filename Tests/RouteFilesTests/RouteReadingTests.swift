@@ -49,7 +49,8 @@ import Testing
     let expected = [GeoCoordinate(latitude: 37.5, longitude: 127.0), GeoCoordinate(latitude: 37.51, longitude: 127.02)]
     let bare = try files.write("a.geojson", #"{"type":"LineString","coordinates":[[127.0,37.5,12],[127.02,37.51]]}"#)
     let feature = try files.write(
-      "b.json", #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[127,37.5],[127.02,37.51]]}}"#)
+      "b.json",
+      #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[127,37.5],[127.02,37.51]]}}"#)
     let collection = try files.write(
       "c.geojson",
       #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]}},"#
@@ -74,7 +75,8 @@ import Testing
   @Test func formatIsSniffedWhenTheExtensionSaysNothing() throws {
     let files = try RouteFileFixture()
     defer { files.remove() }
-    let gpx = try files.write("route.txt", "\n  <gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"3\" lon=\"4\"/></rte></gpx>")
+    let gpx = try files.write(
+      "route.txt", "\n  <gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"3\" lon=\"4\"/></rte></gpx>")
     let json = try files.write("route", #" {"type":"LineString","coordinates":[[2,1],[4,3]]}"#)
     let expected = [GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: 3, longitude: 4)]
     #expect(try RouteFile.readRoute(atPath: gpx) == expected)

@@ -56,7 +56,8 @@ import Testing
           coordinate: GeoCoordinate(latitude: -33.8688, longitude: 151.2093),
           time: Date(timeIntervalSince1970: 1_795_990_000.5), elevation: -3, hdop: 2),
         TrackPoint(
-          coordinate: GeoCoordinate(latitude: -33.87, longitude: 151.21), time: Date(timeIntervalSince1970: 1_795_990_002)),
+          coordinate: GeoCoordinate(latitude: -33.87, longitude: 151.21),
+          time: Date(timeIntervalSince1970: 1_795_990_002)),
       ],
     ])
 
@@ -64,7 +65,9 @@ import Testing
     let files = try RouteFileFixture()
     defer { files.remove() }
     let text = RouteFile.text(of: Self.sample, as: .gpx)
-    #expect(text.contains("<trkpt lat=\"51.500123456789\" lon=\"-0.000012345\"><time>2026-11-29T21:30:01.250Z</time></trkpt>"))
+    #expect(
+      text.contains("<trkpt lat=\"51.500123456789\" lon=\"-0.000012345\"><time>2026-11-29T21:30:01.250Z</time></trkpt>")
+    )
     #expect(text.components(separatedBy: "<trkseg>").count - 1 == 2)
     #expect(text.components(separatedBy: "<trk>").count - 1 == 1)
     let path = try files.write("out.gpx", text)

@@ -12,11 +12,14 @@ import Testing
     destination: GeoCoordinate(latitude: 37.509, longitude: 127.011), mode: .driving)
 
   @Test func postsTheBodyAndReadsStatusAndBody() throws {
-    let server = try LoopbackHTTPServer(.answer("HTTP/1.1 201 Created\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"))
+    let server = try LoopbackHTTPServer(
+      .answer("HTTP/1.1 201 Created\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"))
     defer { server.stop() }
     let client = CurlHTTPClient()
     let result = client.send(
-      HTTPRequest(method: .post, url: server.url + "/route", headers: ["Content-Type: application/json"], body: Array("{\"a\":1}".utf8)))
+      HTTPRequest(
+        method: .post, url: server.url + "/route", headers: ["Content-Type: application/json"],
+        body: Array("{\"a\":1}".utf8)))
     #expect(result == .success(HTTPResponse(status: 201, body: Array("hello".utf8))))
     let received = try #require(server.received.first)
     #expect(received.hasPrefix("POST /route HTTP/1.1\r\n"))
@@ -90,9 +93,13 @@ import Testing
   func kinds(status: Int, reason: String) throws -> [RouteFailure.Kind?] {
     let body = "{\"message\":\"\(reason)\"}"
     let server = try LoopbackHTTPServer(
-      .answer("HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"))
+      .answer(
+        "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+      ))
     defer { server.stop() }
-    let answers = [ValhallaProvider(baseURL: server.url).route(for: request), OSRMProvider(baseURL: server.url).route(for: request)]
+    let answers = [
+      ValhallaProvider(baseURL: server.url).route(for: request), OSRMProvider(baseURL: server.url).route(for: request),
+    ]
     for answer in answers where answer.failure?.detail.contains("HTTP \(status)") != true {
       Issue.record("HTTP \(status) gave \(answer)")
     }

@@ -10,7 +10,9 @@ enum LiveEngines {
   static let osrmCar = start { try RoutingEngineServer.startOSRM(profile: "car") }
   static let osrmFoot = start { try RoutingEngineServer.startOSRM(profile: "foot") }
 
-  static func start(_ body: () throws -> RoutingEngineServer) -> Result<RoutingEngineServer, RoutingEngineServer.StartError> {
+  static func start(_ body: () throws -> RoutingEngineServer) -> Result<
+    RoutingEngineServer, RoutingEngineServer.StartError
+  > {
     do {
       return .success(try body())
     } catch let error as RoutingEngineServer.StartError {

@@ -35,17 +35,21 @@ import Testing
     let grid = car.grid
     let route = try OSRMProvider(baseURL: car.baseURL)
       .route(
-        for: RouteRequest(origin: RouteShape.midBlock(grid), course: course, destination: grid.node(row: 4, column: 2), mode: .driving)
+        for: RouteRequest(
+          origin: RouteShape.midBlock(grid), course: course, destination: grid.node(row: 4, column: 2), mode: .driving)
       ).get()
     let bearing = try #require(RouteShape.firstBearing(route.coordinates))
-    #expect(GeographicDistance.angleBetween(bearing, expected) < 1, "first stretch \(bearing) for course \(String(describing: course))")
+    #expect(
+      GeographicDistance.angleBetween(bearing, expected) < 1,
+      "first stretch \(bearing) for course \(String(describing: course))")
   }
 
   @Test func walkingGoesAgainstAOneWayStreet() throws {
     let grid = foot.grid
     let origin = grid.node(row: 5, column: 5)
     let route = try OSRMProvider(baseURL: foot.baseURL)
-      .route(for: RouteRequest(origin: origin, course: nil, destination: grid.node(row: 5, column: 0), mode: .walking)).get()
+      .route(for: RouteRequest(origin: origin, course: nil, destination: grid.node(row: 5, column: 0), mode: .walking))
+      .get()
     #expect(route.mode == .walking)
     #expect(route.coordinates.allSatisfy { abs($0.latitude - origin.latitude) < 0.000_001 })
   }
@@ -54,8 +58,10 @@ import Testing
     let grid = car.grid
     let result = OSRMProvider(baseURL: car.baseURL)
       .route(
-        for: RouteRequest(origin: grid.node(row: 5, column: 5), course: nil, destination: grid.node(row: 5, column: 0), mode: .walking))
-    #expect(result == .failure(RouteFailure(.mismatchedProvider, "osrm: answered with mode driving for a walking request")))
+        for: RouteRequest(
+          origin: grid.node(row: 5, column: 5), course: nil, destination: grid.node(row: 5, column: 0), mode: .walking))
+    #expect(
+      result == .failure(RouteFailure(.mismatchedProvider, "osrm: answered with mode driving for a walking request")))
   }
 }
 
@@ -65,7 +71,8 @@ import Testing
     defer { server.stop() }
     let provider = OSRMProvider(baseURL: server.baseURL)
     let request = RouteRequest(
-      origin: server.grid.node(row: 0, column: 0), course: nil, destination: server.grid.node(row: 3, column: 3), mode: .driving)
+      origin: server.grid.node(row: 0, column: 0), course: nil, destination: server.grid.node(row: 3, column: 3),
+      mode: .driving)
     #expect(throws: Never.self) { try provider.route(for: request).get() }
     server.kill()
     #expect(provider.route(for: request).failureKind == .unavailable)

@@ -51,7 +51,8 @@ import Testing
     #expect(try interpret("error_NoRoute_far_away", driving).failureKind == .noRoute)
     #expect(
       try interpret("error_NoSegment_no_edge_with_bearing", driving)
-        == .failure(RouteFailure(.noRoute, "osrm: HTTP 400, NoSegment: Could not find a matching segment for coordinate 0")))
+        == .failure(
+          RouteFailure(.noRoute, "osrm: HTTP 400, NoSegment: Could not find a matching segment for coordinate 0")))
   }
 
   @Test func requestsTheServerRefusesMeanItIsNotTheAPIWeSpeak() throws {
@@ -78,7 +79,8 @@ import Testing
   /// Codes OSRM documents (api/http.md) but that this grid cannot provoke: documented
   /// format, not recorded.
   @Test func documentedCodesNotProvokedHere() {
-    let tooBig = HTTPResponse(status: 400, body: Array(#"{"code":"TooBig","message":"Too many trace coordinates"}"#.utf8))
+    let tooBig = HTTPResponse(
+      status: 400, body: Array(#"{"code":"TooBig","message":"Too many trace coordinates"}"#.utf8))
     #expect(OSRMAnswer.interpret(tooBig, for: driving).failureKind == .unsupportedRegionOrMode)
     #expect(OSRMAnswer.kind(forCode: "DisabledDataset") == .unavailable)
     #expect(OSRMAnswer.kind(forCode: "SomethingNew") == .unavailable)
@@ -87,7 +89,8 @@ import Testing
 
   @Test func unreadableBodies() {
     #expect(
-      OSRMAnswer.interpret(HTTPResponse(status: 200, body: Array(#"{"code":"Ok","routes":[{"geometry":"_eyofA"}]}"#.utf8)), for: driving)
+      OSRMAnswer.interpret(
+        HTTPResponse(status: 200, body: Array(#"{"code":"Ok","routes":[{"geometry":"_eyofA"}]}"#.utf8)), for: driving)
         == .failure(RouteFailure(.unreadableResponse, "osrm: the route has no readable polyline6 geometry")))
     #expect(
       OSRMAnswer.interpret(HTTPResponse(status: 200, body: Array("[]".utf8)), for: driving)

@@ -28,6 +28,6 @@ import Testing
     #expect(Polyline.decode("_eyofA_{mfq") == nil)  // ends inside a number
     #expect(Polyline.decode("_eyofA _{mfqF") == nil)  // a character outside the alphabet
     #expect(Polyline.decode("~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~?") == nil)  // a number too long to be one
-    #expect(Polyline.decode(Polyline.encode([GeoCoordinate(latitude: 95, longitude: 0)]) ) == nil)  // off the Earth
+    #expect(Polyline.decode(Polyline.encode([GeoCoordinate(latitude: 95, longitude: 0)])) == nil)  // off the Earth
   }
 }

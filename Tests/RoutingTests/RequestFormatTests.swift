@@ -10,7 +10,8 @@ import Testing
 
   @Test func valhallaDrivingWithCourseSendsHeading() {
     let provider = ValhallaProvider(baseURL: "http://127.0.0.1:8002/")
-    let request = provider.httpRequest(for: RouteRequest(origin: origin, course: 359.7, destination: destination, mode: .driving))
+    let request = provider.httpRequest(
+      for: RouteRequest(origin: origin, course: 359.7, destination: destination, mode: .driving))
     #expect(request.method == .post)
     #expect(request.url == "http://127.0.0.1:8002/route")
     #expect(request.headers == ["Content-Type: application/json"])
@@ -22,27 +23,32 @@ import Testing
 
   @Test func valhallaWalkingWithoutCourseSendsNoHeading() {
     let provider = ValhallaProvider(baseURL: "http://h:1", headingTolerance: 30)
-    let request = provider.httpRequest(for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .walking))
+    let request = provider.httpRequest(
+      for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .walking))
     #expect(
       String(decoding: request.body, as: UTF8.self)
         == #"{"locations":[{"lat":37.5,"lon":127},{"lat":37.5089932,"lon":127.0113357}],"#
         + #""costing":"pedestrian","directions_options":{"units":"kilometers"}}"#)
-    let turned = provider.httpRequest(for: RouteRequest(origin: origin, course: -90, destination: destination, mode: .walking))
+    let turned = provider.httpRequest(
+      for: RouteRequest(origin: origin, course: -90, destination: destination, mode: .walking))
     #expect(String(decoding: turned.body, as: UTF8.self).contains(#""heading":270,"heading_tolerance":30}"#))
   }
 
   @Test func osrmURLCarriesProfileCoordinatesAndBearing() {
     let provider = OSRMProvider(baseURL: "http://127.0.0.1:5000")
-    let driving = provider.httpRequest(for: RouteRequest(origin: origin, course: 90.4, destination: destination, mode: .driving))
+    let driving = provider.httpRequest(
+      for: RouteRequest(origin: origin, course: 90.4, destination: destination, mode: .driving))
     #expect(driving.method == .get)
     #expect(
       driving.url
         == "http://127.0.0.1:5000/route/v1/driving/127,37.5;127.0113357,37.5089932"
         + "?overview=full&geometries=polyline6&steps=true&bearings=90,45;")
-    let walking = provider.httpRequest(for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .walking))
+    let walking = provider.httpRequest(
+      for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .walking))
     #expect(
       walking.url
-        == "http://127.0.0.1:5000/route/v1/foot/127,37.5;127.0113357,37.5089932?overview=full&geometries=polyline6&steps=true")
+        == "http://127.0.0.1:5000/route/v1/foot/127,37.5;127.0113357,37.5089932?overview=full&geometries=polyline6&steps=true"
+    )
   }
 
   @Test func tinyAndNegativeDegreesAreNeverWrittenWithAnExponent() {
@@ -57,7 +63,8 @@ import Testing
   @Test func anInvalidCoordinateIsRefusedWithoutAsking() {
     let provider = ValhallaProvider(baseURL: "http://127.0.0.1:1")
     let result = provider.route(
-      for: RouteRequest(origin: GeoCoordinate(latitude: .nan, longitude: 0), course: nil, destination: destination, mode: .driving))
+      for: RouteRequest(
+        origin: GeoCoordinate(latitude: .nan, longitude: 0), course: nil, destination: destination, mode: .driving))
     #expect(result == .failure(RouteFailure(.noRoute, "valhalla: the origin or destination is not a valid coordinate")))
   }
 }

@@ -21,14 +21,17 @@ import Testing
     #expect(throws: RoutingSettingsError("routing URL \"127.0.0.1:8002\" must start with http:// or https://")) {
       try RoutingSettings(engine: "valhalla", baseURL: "127.0.0.1:8002")
     }
-    #expect(throws: RoutingSettingsError("routing URL \"http://:8002\" has no host, or holds a space, query or fragment")) {
+    #expect(
+      throws: RoutingSettingsError("routing URL \"http://:8002\" has no host, or holds a space, query or fragment")
+    ) {
       try RoutingSettings(engine: "valhalla", baseURL: "http://:8002")
     }
     #expect(
       throws: RoutingSettingsError(
         "routing timeouts must be positive and the total (500 ms) at least the connect timeout (2000 ms)")
     ) {
-      try RoutingSettings(engine: "osrm", baseURL: "http://h", connectTimeoutMilliseconds: 2_000, totalTimeoutMilliseconds: 500)
+      try RoutingSettings(
+        engine: "osrm", baseURL: "http://h", connectTimeoutMilliseconds: 2_000, totalTimeoutMilliseconds: 500)
     }
     #expect(throws: RoutingSettingsError("heading tolerance 0 must be between 1 and 180 degrees")) {
       try RoutingSettings(engine: "osrm", baseURL: "http://h", headingTolerance: 0)
@@ -44,7 +47,8 @@ import Testing
     let failure = try #require(
       settings.makeProvider().route(
         for: RouteRequest(
-          origin: GeoCoordinate(latitude: 1, longitude: 2), course: nil, destination: GeoCoordinate(latitude: 1, longitude: 3),
+          origin: GeoCoordinate(latitude: 1, longitude: 2), course: nil,
+          destination: GeoCoordinate(latitude: 1, longitude: 3),
           mode: .driving)
       ).failure)
     #expect(failure.kind == .connectionDropped)

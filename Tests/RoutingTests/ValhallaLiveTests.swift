@@ -20,7 +20,9 @@ import Testing
     let origin = GeoCoordinate(latitude: (a.latitude + b.latitude) / 2, longitude: a.longitude)
     let destination = grid.node(row: 4, column: 3)
     let provider = ValhallaProvider(baseURL: server.baseURL)
-    let route = try provider.route(for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .driving)).get()
+    let route = try provider.route(
+      for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .driving)
+    ).get()
     #expect(route.provider == "valhalla")
     #expect(route.mode == .driving)
     #expect(GeographicDistance.metres(from: route.coordinates[0], to: origin) < 1)
@@ -51,10 +53,13 @@ import Testing
   func headingDecidesTheWayOutOfABlock(course: Double?, expected: Double) throws {
     let provider = ValhallaProvider(baseURL: server.baseURL)
     let route = try provider.route(
-      for: RouteRequest(origin: RouteShape.midBlock(grid), course: course, destination: grid.node(row: 4, column: 2), mode: .driving)
+      for: RouteRequest(
+        origin: RouteShape.midBlock(grid), course: course, destination: grid.node(row: 4, column: 2), mode: .driving)
     ).get()
     let bearing = try #require(RouteShape.firstBearing(route.coordinates))
-    #expect(GeographicDistance.angleBetween(bearing, expected) < 1, "first stretch \(bearing) for course \(String(describing: course))")
+    #expect(
+      GeographicDistance.angleBetween(bearing, expected) < 1,
+      "first stretch \(bearing) for course \(String(describing: course))")
   }
 
   @Test func aDestinationOffTheNetworkIsNoRoute() {
@@ -63,14 +68,17 @@ import Testing
       for: RouteRequest(
         origin: grid.node(row: 0, column: 0), course: nil, destination: GeoCoordinate(latitude: 38.5, longitude: 128.0),
         mode: .driving))
-    #expect(result == .failure(RouteFailure(.noRoute, "valhalla: HTTP 400, error 171: No suitable edges near location")))
+    #expect(
+      result == .failure(RouteFailure(.noRoute, "valhalla: HTTP 400, error 171: No suitable edges near location")))
   }
 
   @Test func anUnreachableStreetIsNoRoute() {
     let provider = ValhallaProvider(baseURL: server.baseURL)
     let result = provider.route(
-      for: RouteRequest(origin: grid.node(row: 0, column: 0), course: nil, destination: grid.islandMidpoint, mode: .driving))
-    #expect(result == .failure(RouteFailure(.noRoute, "valhalla: HTTP 400, error 442: No path could be found for input")))
+      for: RouteRequest(
+        origin: grid.node(row: 0, column: 0), course: nil, destination: grid.islandMidpoint, mode: .driving))
+    #expect(
+      result == .failure(RouteFailure(.noRoute, "valhalla: HTTP 400, error 442: No path could be found for input")))
   }
 
   /// Row 5 Street is one-way eastbound: walking west along it goes straight, driving cannot.
@@ -79,13 +87,17 @@ import Testing
     let provider = ValhallaProvider(baseURL: server.baseURL, client: client)
     let origin = grid.node(row: 5, column: 5)
     let destination = grid.node(row: 5, column: 0)
-    let walk = try provider.route(for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .walking)).get()
+    let walk = try provider.route(
+      for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .walking)
+    ).get()
     let body = String(decoding: try #require(client.requests.first).body, as: UTF8.self)
     #expect(body.contains(#""costing":"pedestrian""#))
     #expect(!body.contains("heading"))
     #expect(walk.mode == .walking)
     #expect(walk.coordinates.allSatisfy { abs($0.latitude - origin.latitude) < 0.000_001 })
-    let drive = try provider.route(for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .driving)).get()
+    let drive = try provider.route(
+      for: RouteRequest(origin: origin, course: nil, destination: destination, mode: .driving)
+    ).get()
     #expect(String(decoding: client.requests[1].body, as: UTF8.self).contains(#""costing":"auto""#))
     #expect(drive.coordinates.contains { abs($0.latitude - origin.latitude) > 0.001 })
   }
@@ -123,7 +135,8 @@ final class ResultBox: @unchecked Sendable {
     defer { server.stop() }
     let provider = ValhallaProvider(baseURL: server.baseURL)
     let request = RouteRequest(
-      origin: server.grid.node(row: 0, column: 0), course: nil, destination: server.grid.node(row: 3, column: 3), mode: .driving)
+      origin: server.grid.node(row: 0, column: 0), course: nil, destination: server.grid.node(row: 3, column: 3),
+      mode: .driving)
     #expect(throws: Never.self) { try provider.route(for: request).get() }
     server.kill()
     let failure = try #require(provider.route(for: request).failure)

@@ -40,15 +40,18 @@ import Testing
   @Test func anAnswerForAnotherModeIsMismatched() throws {
     #expect(
       try interpret("route_pedestrian", driving)
-        == .failure(RouteFailure(.mismatchedProvider, "valhalla: answered with travel mode pedestrian for a driving request")))
+        == .failure(
+          RouteFailure(.mismatchedProvider, "valhalla: answered with travel mode pedestrian for a driving request")))
     #expect(
       try interpret("route_auto", walking)
-        == .failure(RouteFailure(.mismatchedProvider, "valhalla: answered with travel mode drive for a walking request")))
+        == .failure(
+          RouteFailure(.mismatchedProvider, "valhalla: answered with travel mode drive for a walking request")))
   }
 
   @Test func error171NoSuitableEdgesIsNoRoute() throws {
     let result = try interpret("error_171_no_suitable_edges", driving)
-    #expect(result == .failure(RouteFailure(.noRoute, "valhalla: HTTP 400, error 171: No suitable edges near location")))
+    #expect(
+      result == .failure(RouteFailure(.noRoute, "valhalla: HTTP 400, error 171: No suitable edges near location")))
     #expect(result.failureKind?.isPermanent == false)
   }
 
@@ -61,7 +64,10 @@ import Testing
   @Test func error125UnknownCostingIsUnsupportedMode() throws {
     let result = try interpret("error_125_unknown_costing", driving)
     #expect(
-      result == .failure(RouteFailure(.unsupportedRegionOrMode, "valhalla: HTTP 400, error 125: No costing method found: 'hovercraft'")))
+      result
+        == .failure(
+          RouteFailure(.unsupportedRegionOrMode, "valhalla: HTTP 400, error 125: No costing method found: 'hovercraft'")
+        ))
     #expect(result.failureKind?.isPermanent == true)
   }
 
@@ -70,7 +76,8 @@ import Testing
     #expect(try interpret("error_120_one_location", driving).failureKind == .mismatchedProvider)
     #expect(try interpret("error_130_bad_location", driving).failureKind == .mismatchedProvider)
     #expect(
-      try interpret("error_106_unknown_endpoint", driving).failure?.detail.hasPrefix("valhalla: HTTP 404, error 106: Try any of:")
+      try interpret("error_106_unknown_endpoint", driving).failure?.detail.hasPrefix(
+        "valhalla: HTTP 404, error 106: Try any of:")
         == true)
     #expect(try interpret("error_106_unknown_endpoint", driving).failureKind == .mismatchedProvider)
   }
@@ -85,7 +92,8 @@ import Testing
   @Test func unreadableBodies() throws {
     #expect(
       ValhallaAnswer.interpret(HTTPResponse(status: 200, body: Array("<html>hi</html>".utf8)), for: driving)
-        == .failure(RouteFailure(.unreadableResponse, "valhalla: HTTP 200 with a body it could not read: <html>hi</html>")))
+        == .failure(
+          RouteFailure(.unreadableResponse, "valhalla: HTTP 200 with a body it could not read: <html>hi</html>")))
     // A recorded route whose shape is cut short.
     let whole = try RecordedAnswer.load("valhalla", "route_auto").body
     let cut = whole.replacingOccurrences(of: "\"shape\":\"_eyofA", with: "\"shape\":\"_")

@@ -1,7 +1,7 @@
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
@@ -11,14 +11,18 @@ import TestSupport
     let store = try file.open()
     let id = CaptureSessionID("9B1DEB4D")
     try store.beginCaptureSession(id, at: at(1_700_000_000))
-    #expect(try store.captureSession(id) == StoredCaptureSession(
-      id: id, startedAt: at(1_700_000_000), endedAt: nil, endReason: nil))
+    #expect(
+      try store.captureSession(id)
+        == StoredCaptureSession(
+          id: id, startedAt: at(1_700_000_000), endedAt: nil, endReason: nil))
     #expect(throws: StoreError.captureSessionAlreadyBegun(id)) {
       try store.beginCaptureSession(id, at: at(1_700_000_001))
     }
     try store.endCaptureSession(id, at: at(1_700_000_300), reason: "gpsd connection lost")
-    #expect(try store.captureSession(id) == StoredCaptureSession(
-      id: id, startedAt: at(1_700_000_000), endedAt: at(1_700_000_300), endReason: "gpsd connection lost"))
+    #expect(
+      try store.captureSession(id)
+        == StoredCaptureSession(
+          id: id, startedAt: at(1_700_000_000), endedAt: at(1_700_000_300), endReason: "gpsd connection lost"))
     #expect(throws: StoreError.captureSessionAlreadyEnded(id)) {
       try store.endCaptureSession(id, at: at(1_700_000_400), reason: "again")
     }
@@ -31,10 +35,12 @@ import TestSupport
     let file = try TemporaryStoreFile("auto-session")
     let store = try file.open()
     let shift = try store.startShift(at: at(1_700_000_000))
-    try store.append(straightRoute(count: 3, session: CaptureSessionID("late"), start: at(1_700_000_050)), toShift: shift.id)
-    #expect(try store.captureSessions() == [
-      StoredCaptureSession(id: CaptureSessionID("late"), startedAt: at(1_700_000_050), endedAt: nil, endReason: nil)
-    ])
+    try store.append(
+      straightRoute(count: 3, session: CaptureSessionID("late"), start: at(1_700_000_050)), toShift: shift.id)
+    #expect(
+      try store.captureSessions() == [
+        StoredCaptureSession(id: CaptureSessionID("late"), startedAt: at(1_700_000_050), endedAt: nil, endReason: nil)
+      ])
   }
 
   @Test func sessionsLeftRunningByACrashAreEndedOnStart() throws {

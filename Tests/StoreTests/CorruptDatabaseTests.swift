@@ -1,8 +1,8 @@
 import CSQLite
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
@@ -36,7 +36,8 @@ import TestSupport
       let store = try file.open()
       let shift = try store.startShift(at: at(1_700_000_000))
       try store.append(straightRoute(count: 2_000), toShift: shift.id)
-      rootPage = try #require(try store.database.scalarInt64("SELECT rootpage FROM sqlite_master WHERE name = 'samples'"))
+      rootPage = try #require(
+        try store.database.scalarInt64("SELECT rootpage FROM sqlite_master WHERE name = 'samples'"))
       pageSize = try #require(try store.database.scalarInt64("PRAGMA page_size"))
       try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
@@ -105,7 +106,8 @@ import TestSupport
     #expect(kind(2067) == "constraint")  // SQLITE_CONSTRAINT_UNIQUE
     #expect(kind(SQLITE_ERROR) == "sqlite")
     let error = StoreError.sqlite(code: 778, message: "disk I/O error", operation: "save 3 samples")
-    #expect(error.sqliteFailure == SQLiteFailure(operation: "save 3 samples", resultCode: 778, message: "disk I/O error"))
+    #expect(
+      error.sqliteFailure == SQLiteFailure(operation: "save 3 samples", resultCode: 778, message: "disk I/O error"))
     #expect(error.description == "I/O error: save 3 samples failed: disk I/O error (SQLite result code 778)")
   }
 }

@@ -1,8 +1,8 @@
 import DashPilotCore
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 

@@ -1,8 +1,8 @@
 import DashPilotCore
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
@@ -19,8 +19,9 @@ import TestSupport
       let sample = StoreIngestPattern.sample(k, session: session)
       do {
         if try batch.append(sample, at: at(1_800_000_000)) > 0 {
-          committed.append(contentsOf: try storedForm(
-            (k + 1 - batchSize...k).map { StoreIngestPattern.sample($0, session: session) }))
+          committed.append(
+            contentsOf: try storedForm(
+              (k + 1 - batchSize...k).map { StoreIngestPattern.sample($0, session: session) }))
         }
       } catch let failure as SampleBatchFailure {
         return (committed, failure)

@@ -1,7 +1,7 @@
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 

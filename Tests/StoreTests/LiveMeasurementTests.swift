@@ -1,7 +1,7 @@
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
@@ -45,7 +45,9 @@ import TestSupport
   }
 
   /// 40 committed rows, read by the service, then a write transaction left open.
-  static func storeWithOpenTransaction() throws -> (TemporaryStoreFile, SampleStore, StoredShift, ActiveShiftRouteService, [RouteSample]) {
+  static func storeWithOpenTransaction() throws -> (
+    TemporaryStoreFile, SampleStore, StoredShift, ActiveShiftRouteService, [RouteSample]
+  ) {
     var generator = SeededGenerator(seed: 99)
     let route = StoreRandomRoutes.route(count: 80, using: &generator)
     let file = try TemporaryStoreFile("rollback")

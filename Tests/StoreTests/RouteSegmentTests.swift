@@ -1,7 +1,7 @@
 import DashPilotCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
@@ -31,9 +31,10 @@ import TestSupport
   @Test func positionsTheMeasurementDoesNotUseAreLeftOut() {
     var route = straightRoute(count: 4)
     route.append(route[3])  // a repeated timestamp collapses
-    route.insert(RouteSample(
-      timestamp: at(1_700_000_001.5), coordinate: GeoCoordinate(latitude: .nan, longitude: 0),
-      horizontalAccuracy: 5, captureSessionID: CaptureSessionID("s1")), at: 2)
+    route.insert(
+      RouteSample(
+        timestamp: at(1_700_000_001.5), coordinate: GeoCoordinate(latitude: .nan, longitude: 0),
+        horizontalAccuracy: 5, captureSessionID: CaptureSessionID("s1")), at: 2)
     let segments = RouteSegment.split(route)
     #expect(segments.map(\.samples) == [Array(route[0..<2]) + Array(route[3..<5])])
   }

@@ -13,8 +13,10 @@ struct ShiftRedateTests {
     try store.redateShiftStart(shift.id, to: Date(timeIntervalSince1970: 1_714_557_592.5))
     #expect(try store.openShift()?.shift.startedAt == Date(timeIntervalSince1970: 1_714_557_592.5))
     let ended = try store.endShift(shift.id, at: Date(timeIntervalSince1970: 1_714_557_700))
-    #expect(ended.shift.window == DateInterval(
-      start: Date(timeIntervalSince1970: 1_714_557_592.5), end: Date(timeIntervalSince1970: 1_714_557_700)))
+    #expect(
+      ended.shift.window
+        == DateInterval(
+          start: Date(timeIntervalSince1970: 1_714_557_592.5), end: Date(timeIntervalSince1970: 1_714_557_700)))
     #expect(throws: StoreError.shiftAlreadyEnded(ended.shift)) {
       try store.redateShiftStart(shift.id, to: Date(timeIntervalSince1970: 1))
     }

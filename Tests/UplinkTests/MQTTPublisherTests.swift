@@ -105,10 +105,12 @@ final class EventCollector: @unchecked Sendable {
   @Test func anInvalidConfigurationIsAnErrorNotATrap() {
     #expect(
       throws: MQTTError(
-        operation: "check the [Uplink] configuration", reason: "[Uplink] port = \"4294967296\": must be between 1 and 65535")
+        operation: "check the [Uplink] configuration",
+        reason: "[Uplink] port = \"4294967296\": must be between 1 and 65535")
     ) {
       _ = try MQTTPublisher(
-        configuration: testConfiguration(port: 4_294_967_296), password: nil, queue: DispatchQueue(label: "publisher-test")
+        configuration: testConfiguration(port: 4_294_967_296), password: nil,
+        queue: DispatchQueue(label: "publisher-test")
       ) { _ in }
     }
   }

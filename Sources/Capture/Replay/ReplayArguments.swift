@@ -1,7 +1,7 @@
 import DashPilotCore
 import FoundationEssentials
-import PlatformSupport
 import Guidance
+import PlatformSupport
 
 /// The arguments of `dashpilotctl replay` (after the word `replay`), parsed. Kept beside
 /// the replay so that its rules are tested with it; the command only prints.
@@ -82,10 +82,12 @@ public struct ReplayArguments: Sendable, Hashable {
     }
     let trimmed = parts.map { $0.trimmingSpacesAndTabs }
     guard let start = GPSDLogReplay.parseInstant(trimmed[0]) else {
-      return .failure(Problem(sentence: "--window start '\(trimmed[0])' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"))
+      return .failure(
+        Problem(sentence: "--window start '\(trimmed[0])' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"))
     }
     guard let end = GPSDLogReplay.parseInstant(trimmed[1]) else {
-      return .failure(Problem(sentence: "--window end '\(trimmed[1])' is not an ISO-8601 UTC time such as 2024-05-01T17:00:00Z"))
+      return .failure(
+        Problem(sentence: "--window end '\(trimmed[1])' is not an ISO-8601 UTC time such as 2024-05-01T17:00:00Z"))
     }
     guard end >= start else { return .failure(Problem(sentence: "--window ends before it starts")) }
     return .success(DateInterval(start: start, end: end))

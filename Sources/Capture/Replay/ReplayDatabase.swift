@@ -22,7 +22,8 @@ final class ReplayDatabase {
 
   init() throws {
     let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast())
+    var template =
+      Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast())
       + Array("dashpilot-replay-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else {
       throw Failure(description: "cannot make a temporary directory under \(base): \(String(cString: strerror(errno)))")

@@ -1,8 +1,8 @@
 import DashPilotCore
 import FoundationEssentials
-import PlatformSupport
 import GPSD
 import Guidance
+import PlatformSupport
 
 /// How a replay is shown: the JSON object of `dashpilotctl replay --json`, or the report a
 /// person reads. Kept here, beside the replay, so its shape is tested with it.

@@ -42,8 +42,9 @@ struct ArgumentReader {
       let coordinates = try array("coordinates").enumerated().map { index, value throws(ArgumentFailure) in
         try coordinate(value, label: "coordinates[\(index)]")
       }
-      return .routeLoad(RouteLoadArguments(
-        name: name, mode: mode, coordinates: coordinates, more: try optionalBool("more") ?? false))
+      return .routeLoad(
+        RouteLoadArguments(
+          name: name, mode: mode, coordinates: coordinates, more: try optionalBool("more") ?? false))
     case .navigate:
       guard let destination = take("destination") else { throw ArgumentFailure(message: "needs \"destination\"") }
       let target = try coordinate(destination, label: "destination")
@@ -108,7 +109,8 @@ struct ArgumentReader {
     guard let value = take(key) else { throw ArgumentFailure(message: "needs an array \"\(key)\"") }
     guard let elements = value.arrayValue else { throw ArgumentFailure(message: "\"\(key)\" must be an array") }
     guard elements.count <= Self.maximumPointsPerPart else {
-      throw ArgumentFailure(message: "\"\(key)\" has \(elements.count) elements; one part holds at most \(Self.maximumPointsPerPart)")
+      throw ArgumentFailure(
+        message: "\"\(key)\" has \(elements.count) elements; one part holds at most \(Self.maximumPointsPerPart)")
     }
     return elements
   }

@@ -22,9 +22,10 @@ public enum RequestParser {
     var bytes = Array(line)
     if bytes.last == 0x0D { bytes.removeLast() }
     guard bytes.count <= ControlProtocolLimits.maximumLineLength else {
-      return .failure(RequestParseError(
-        id: nil, .lineTooLong,
-        "the request line is \(bytes.count) bytes; the limit is \(ControlProtocolLimits.maximumLineLength)"))
+      return .failure(
+        RequestParseError(
+          id: nil, .lineTooLong,
+          "the request line is \(bytes.count) bytes; the limit is \(ControlProtocolLimits.maximumLineLength)"))
     }
     let value: JSONValue
     do {
@@ -47,9 +48,11 @@ public enum RequestParser {
       return .failure(RequestParseError(id: id, .badRequest, "the request has no protocol version \"v\""))
     }
     guard versionValue.integerValue == Int64(ControlProtocolLimits.version) else {
-      return .failure(RequestParseError(
-        id: id, .unsupportedVersion,
-        "protocol version \(describe(versionValue)) is not supported; this daemon speaks version \(ControlProtocolLimits.version)"))
+      return .failure(
+        RequestParseError(
+          id: id, .unsupportedVersion,
+          "protocol version \(describe(versionValue)) is not supported; this daemon speaks version \(ControlProtocolLimits.version)"
+        ))
     }
     guard let id else {
       return .failure(RequestParseError(id: nil, .badRequest, "the request needs an integer \"id\""))
@@ -79,7 +82,8 @@ public enum RequestParser {
 
   static func describe(_ value: JSONValue) -> String {
     switch value {
-    case .number(let number): return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    case .number(let number):
+      return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     case .string(let string): return "\"\(truncated(string))\""
     default: return "of that kind"
     }

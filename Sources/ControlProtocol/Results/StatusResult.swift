@@ -81,8 +81,12 @@ public struct UplinkSection: Sendable, Hashable, Codable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case broker, connected, outboxDepth = "outbox_depth", oldestUnsentAgeSeconds = "oldest_unsent_age_seconds"
-    case inFlight = "in_flight", lastError = "last_error", summary
+    case broker, connected
+    case outboxDepth = "outbox_depth"
+    case oldestUnsentAgeSeconds = "oldest_unsent_age_seconds"
+    case inFlight = "in_flight"
+    case lastError = "last_error"
+    case summary
   }
 }
 
@@ -184,7 +188,9 @@ public struct CaptureSection: Sendable, Hashable, Codable {
   /// is plugged in.
   public var rejected: [String: Int]?
 
-  public init(session: String? = nil, sessionStartedAt: Date? = nil, accepted: Int? = nil, rejected: [String: Int]? = nil) {
+  public init(
+    session: String? = nil, sessionStartedAt: Date? = nil, accepted: Int? = nil, rejected: [String: Int]? = nil
+  ) {
     self.session = session
     self.sessionStartedAt = sessionStartedAt
     self.accepted = accepted

@@ -23,7 +23,9 @@ public enum ControlCoding {
     do {
       data = try makeEncoder().encode(value)
     } catch {
-      data = Data(#"{"v":1,"id":null,"ok":false,"error":{"code":"failed","message":"the daemon could not encode its answer"}}"#.utf8)
+      data = Data(
+        #"{"v":1,"id":null,"ok":false,"error":{"code":"failed","message":"the daemon could not encode its answer"}}"#
+          .utf8)
     }
     data.append(0x0A)
     return data

@@ -135,7 +135,9 @@ public final class Speaker {
 
   private func spawn(_ text: String) -> Result<pid_t, SpawnProblem> {
     var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return .failure(SpawnProblem(description: "pipe: \(String(cString: strerror(errno)))")) }
+    guard pipe(&fds) == 0 else {
+      return .failure(SpawnProblem(description: "pipe: \(String(cString: strerror(errno)))"))
+    }
     let (readEnd, writeEnd) = (fds[0], fds[1])
     _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
     _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)

@@ -27,8 +27,9 @@ public enum ConfigurationFileReader {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     for (index, line) in lines.enumerated() {
       if line.utf8.count > maximumLineLength {
-        return .failure(ConfigurationError(
-          file: file, line: index + 1, "the line is longer than \(maximumLineLength) bytes"))
+        return .failure(
+          ConfigurationError(
+            file: file, line: index + 1, "the line is longer than \(maximumLineLength) bytes"))
       }
       if line.utf8.contains(0) {
         return .failure(ConfigurationError(file: file, line: index + 1, "the line contains a NUL byte"))
@@ -42,8 +43,9 @@ public enum ConfigurationFileReader {
     if result > 0 {
       let number = Int(result)
       let content = number <= lines.count ? lines[number - 1].trimmingSpacesAndTabs : ""
-      return .failure(ConfigurationError(
-        file: file, line: number, "\"\(content)\" is not a [Section] header, a comment or a Key=Value line"))
+      return .failure(
+        ConfigurationError(
+          file: file, line: number, "\"\(content)\" is not a [Section] header, a comment or a Key=Value line"))
     }
     if result < 0 {
       return .failure(ConfigurationError(file: file, "libinih could not parse the file (error \(result))"))
@@ -86,8 +88,9 @@ private func handleEntry(
 ) -> Int32 {
   guard let user, let section, let name, let value else { return 0 }
   let state = Unmanaged<ConfigurationFileReader.ParseState>.fromOpaque(user).takeUnretainedValue()
-  state.entries.append(ConfigurationEntry(
-    section: String(cString: section), key: String(cString: name), value: String(cString: value),
-    line: state.nextLine))
+  state.entries.append(
+    ConfigurationEntry(
+      section: String(cString: section), key: String(cString: name), value: String(cString: value),
+      line: state.nextLine))
   return 1
 }

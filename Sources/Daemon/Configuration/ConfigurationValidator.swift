@@ -137,14 +137,18 @@ public enum ConfigurationValidator {
   /// The one reason a socket path cannot be used, or nil.
   public static func socketPathProblem(_ path: String) -> String? {
     guard path.hasPrefix("/") else { return "\"\(path)\" is not an absolute path" }
-    guard path.utf8.count <= 107 else { return "the socket path is longer than 107 bytes, the limit of a Unix socket address" }
+    guard path.utf8.count <= 107 else {
+      return "the socket path is longer than 107 bytes, the limit of a Unix socket address"
+    }
     return nil
   }
 
   static func isGroupName(_ text: String) -> Bool {
     guard let first = text.unicodeScalars.first, text.utf8.count <= 32 else { return false }
     return first != "-"
-      && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
+      && text.unicodeScalars.allSatisfy {
+        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0))
+      }
   }
 
   private static func number(

@@ -67,13 +67,19 @@ public struct DaemonOptions: Sendable, Hashable {
       case "--version": options.showVersion = true
       case "--foreground": options.foreground = true
       case "--config":
-        guard let path = value(), !path.isEmpty else { return .failure(UsageError(description: "--config needs a FILE")) }
+        guard let path = value(), !path.isEmpty else {
+          return .failure(UsageError(description: "--config needs a FILE"))
+        }
         options.configPath = absolute(path)
       case "--database":
-        guard let path = value(), !path.isEmpty else { return .failure(UsageError(description: "--database needs a PATH")) }
+        guard let path = value(), !path.isEmpty else {
+          return .failure(UsageError(description: "--database needs a PATH"))
+        }
         options.databasePath = absolute(path)
       case "--socket":
-        guard let path = value(), !path.isEmpty else { return .failure(UsageError(description: "--socket needs a PATH")) }
+        guard let path = value(), !path.isEmpty else {
+          return .failure(UsageError(description: "--socket needs a PATH"))
+        }
         options.socketPath = absolute(path)
       case "--gpsd":
         guard let text = value() else { return .failure(UsageError(description: "--gpsd needs HOST:PORT")) }

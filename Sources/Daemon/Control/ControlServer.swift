@@ -113,7 +113,9 @@ public final class ControlServer {
       connections[fd] = connection
       loop.watch(fd, events: Int16(POLLIN)) { [unowned self] events in handleEvents(events, on: connection) }
       if connections.count > limits.maximumClients {
-        refuse(connection, id: nil, ControlError(.busy, "the daemon already serves \(limits.maximumClients) clients; try again shortly"))
+        refuse(
+          connection, id: nil,
+          ControlError(.busy, "the daemon already serves \(limits.maximumClients) clients; try again shortly"))
       }
     }
   }
@@ -161,8 +163,12 @@ public final class ControlServer {
     }
     connection.input.removeFirst(min(start, connection.input.count))
     if connection.input.count > ControlProtocolLimits.maximumLineLength, !connection.closeWhenFlushed {
-      refuse(connection, id: nil, ControlError(
-        .lineTooLong, "a request line passed the limit of \(ControlProtocolLimits.maximumLineLength) bytes; closing the connection"))
+      refuse(
+        connection, id: nil,
+        ControlError(
+          .lineTooLong,
+          "a request line passed the limit of \(ControlProtocolLimits.maximumLineLength) bytes; closing the connection")
+      )
     }
   }
 
@@ -174,8 +180,11 @@ public final class ControlServer {
       if request.command.changesState && !mayChangeState(connection) {
         let error = ControlError(
           .permissionDenied,
-          "\(request.command.rawValue) changes what the daemon records; only root, the daemon's user and members of the socket group (\(groupDescription)) may do that")
-        logger.notice("refused \(request.command.rawValue) from uid \(connection.peer.uid) (pid \(connection.peer.pid)): not in the socket group", fields: LogFields(reason: "permission_denied"))
+          "\(request.command.rawValue) changes what the daemon records; only root, the daemon's user and members of the socket group (\(groupDescription)) may do that"
+        )
+        logger.notice(
+          "refused \(request.command.rawValue) from uid \(connection.peer.uid) (pid \(connection.peer.pid)): not in the socket group",
+          fields: LogFields(reason: "permission_denied"))
         send(ControlResponse.failure(id: request.id, error: error), to: connection)
         return
       }
@@ -204,33 +213,50 @@ public final class ControlServer {
       whole.points += part.points
       guard whole.points.count <= limits.maximumAssembledPoints else {
         connection.pendingImport = nil
-        send(ControlResponse.failure(id: request.id, error: ControlError(.badArguments, "import: more than \(limits.maximumAssembledPoints) points")), to: connection)
+        send(
+          ControlResponse.failure(
+            id: request.id,
+            error: ControlError(.badArguments, "import: more than \(limits.maximumAssembledPoints) points")),
+          to: connection)
         return nil
       }
       if part.more {
         connection.pendingImport = whole
-        send(ControlResponse.success(id: request.id, result: PartAccepted(received: whole.points.count)), to: connection)
+        send(
+          ControlResponse.success(id: request.id, result: PartAccepted(received: whole.points.count)), to: connection)
         return nil
       }
       connection.pendingImport = nil
       whole.more = false
       return ControlRequest(id: request.id, command: request.command, arguments: .import(whole))
     case .routeLoad(let part):
-      var whole = connection.pendingRoute ?? RouteLoadArguments(name: part.name, mode: part.mode, coordinates: [], more: false)
+      var whole =
+        connection.pendingRoute ?? RouteLoadArguments(name: part.name, mode: part.mode, coordinates: [], more: false)
       guard whole.mode == part.mode else {
         connection.pendingRoute = nil
-        send(ControlResponse.failure(id: request.id, error: ControlError(.badArguments, "route.load: a part changed the mode from \(whole.mode.rawValue) to \(part.mode.rawValue)")), to: connection)
+        send(
+          ControlResponse.failure(
+            id: request.id,
+            error: ControlError(
+              .badArguments, "route.load: a part changed the mode from \(whole.mode.rawValue) to \(part.mode.rawValue)")
+          ), to: connection)
         return nil
       }
       whole.coordinates += part.coordinates
       guard whole.coordinates.count <= limits.maximumAssembledPoints else {
         connection.pendingRoute = nil
-        send(ControlResponse.failure(id: request.id, error: ControlError(.badArguments, "route.load: more than \(limits.maximumAssembledPoints) coordinates")), to: connection)
+        send(
+          ControlResponse.failure(
+            id: request.id,
+            error: ControlError(.badArguments, "route.load: more than \(limits.maximumAssembledPoints) coordinates")),
+          to: connection)
         return nil
       }
       if part.more {
         connection.pendingRoute = whole
-        send(ControlResponse.success(id: request.id, result: PartAccepted(received: whole.coordinates.count)), to: connection)
+        send(
+          ControlResponse.success(id: request.id, result: PartAccepted(received: whole.coordinates.count)),
+          to: connection)
         return nil
       }
       connection.pendingRoute = nil
@@ -256,7 +282,9 @@ public final class ControlServer {
   private func flush(_ connection: ClientConnection) {
     while connection.isOpen && connection.pendingOutputCount > 0 {
       let written = connection.output.withUnsafeBytes { bytes in
-        Glibc.send(connection.fd, bytes.baseAddress! + connection.outputStart, connection.pendingOutputCount, Int32(MSG_NOSIGNAL))
+        Glibc.send(
+          connection.fd, bytes.baseAddress! + connection.outputStart, connection.pendingOutputCount, Int32(MSG_NOSIGNAL)
+        )
       }
       if written < 0 {
         if errno == EINTR { continue }
@@ -273,7 +301,8 @@ public final class ControlServer {
       loop.setEvents(connection.fd, connection.closeWhenFlushed || connection.peerClosedInput ? 0 : Int16(POLLIN))
       finishIfDone(connection)
     } else {
-      let readMore = !connection.closeWhenFlushed && !connection.peerClosedInput
+      let readMore =
+        !connection.closeWhenFlushed && !connection.peerClosedInput
         && connection.pendingOutputCount <= limits.maximumPendingAnswers
       loop.setEvents(connection.fd, Int16(POLLOUT) | (readMore ? Int16(POLLIN) : 0))
     }
@@ -304,7 +333,9 @@ public final class ControlServer {
       guard connection.isOpen, !connection.isFollowing, connection.outstandingAnswers == 0,
         !connection.closeWhenFlushed, now - connection.lastRequestAt >= limits.idleTimeout
       else { continue }
-      refuse(connection, id: nil, ControlError(.idleTimeout, "no request for \(formatSeconds(limits.idleTimeout)) s; closing the connection"))
+      refuse(
+        connection, id: nil,
+        ControlError(.idleTimeout, "no request for \(formatSeconds(limits.idleTimeout)) s; closing the connection"))
     }
   }
 

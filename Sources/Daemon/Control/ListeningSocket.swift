@@ -19,10 +19,15 @@ public final class ListeningSocket {
   private let device: UInt64
   private let inode: UInt64
 
-  public static func create(path: String, group: gid_t?, backlog: Int32 = 64) throws(SocketSetupError) -> ListeningSocket {
+  public static func create(path: String, group: gid_t?, backlog: Int32 = 64) throws(SocketSetupError)
+    -> ListeningSocket
+  {
     try removeStaleSocket(at: path)
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw SocketSetupError(description: "cannot create a Unix socket: \(String(cString: strerror(errno)))") }
+    let fd = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else {
+      throw SocketSetupError(description: "cannot create a Unix socket: \(String(cString: strerror(errno)))")
+    }
     let previousMask = umask(0o117)
     let bound = UnixSocketAddress.with(path: path) { bind(fd, $0, $1) }
     let bindError = errno
@@ -33,8 +38,11 @@ public final class ListeningSocket {
     }
     guard bound == 0 else {
       Glibc.close(fd)
-      let hint = bindError == ENOENT ? " (does its directory exist?)" : bindError == EACCES ? " (the daemon may not write to its directory)" : ""
-      throw SocketSetupError(description: "cannot bind the control socket \(path): \(String(cString: strerror(bindError)))\(hint)")
+      let hint =
+        bindError == ENOENT
+        ? " (does its directory exist?)" : bindError == EACCES ? " (the daemon may not write to its directory)" : ""
+      throw SocketSetupError(
+        description: "cannot bind the control socket \(path): \(String(cString: strerror(bindError)))\(hint)")
     }
     var status = stat()
     guard lstat(path, &status) == 0 else {
@@ -46,7 +54,10 @@ public final class ListeningSocket {
         let error = errno
         unlink(path)
         Glibc.close(fd)
-        throw SocketSetupError(description: "cannot give the control socket \(path) to group \(group): \(String(cString: strerror(error))); the daemon must run as root or be a member of that group")
+        throw SocketSetupError(
+          description:
+            "cannot give the control socket \(path) to group \(group): \(String(cString: strerror(error))); the daemon must run as root or be a member of that group"
+        )
       }
     }
     guard listen(fd, backlog) == 0 else {
@@ -70,15 +81,21 @@ public final class ListeningSocket {
     var status = stat()
     guard lstat(path, &status) == 0 else { return }
     guard (status.st_mode & S_IFMT) == S_IFSOCK else {
-      throw SocketSetupError(description: "\(path) exists and is not a socket; remove it or choose another --socket path")
+      throw SocketSetupError(
+        description: "\(path) exists and is not a socket; remove it or choose another --socket path")
     }
     let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard probe >= 0 else { throw SocketSetupError(description: "cannot create a Unix socket: \(String(cString: strerror(errno)))") }
+    guard probe >= 0 else {
+      throw SocketSetupError(description: "cannot create a Unix socket: \(String(cString: strerror(errno)))")
+    }
     defer { Glibc.close(probe) }
     let connected = UnixSocketAddress.with(path: path) { connect(probe, $0, $1) } ?? -1
     let error = errno
     if connected == 0 {
-      throw SocketSetupError(description: "another dashpilotd is already answering on \(path); stop it first (sudo systemctl stop dashpilotd) or choose another --socket path")
+      throw SocketSetupError(
+        description:
+          "another dashpilotd is already answering on \(path); stop it first (sudo systemctl stop dashpilotd) or choose another --socket path"
+      )
     }
     guard error == ECONNREFUSED else {
       throw SocketSetupError(description: "cannot tell whether \(path) is in use: \(String(cString: strerror(error)))")

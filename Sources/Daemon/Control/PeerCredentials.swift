@@ -54,7 +54,10 @@ public struct AccessPolicy: Sendable {
   /// The groups the account of a uid belongs to; the group database in production.
   public var accountGroups: @Sendable (uid_t, gid_t) -> [gid_t]
 
-  public init(daemonUID: uid_t, socketGID: gid_t, accountGroups: @escaping @Sendable (uid_t, gid_t) -> [gid_t] = GroupDatabase.groups) {
+  public init(
+    daemonUID: uid_t, socketGID: gid_t,
+    accountGroups: @escaping @Sendable (uid_t, gid_t) -> [gid_t] = GroupDatabase.groups
+  ) {
     self.daemonUID = daemonUID
     self.socketGID = socketGID
     self.accountGroups = accountGroups
@@ -85,7 +88,9 @@ public enum GroupDatabase {
     var entry = passwd()
     var result: UnsafeMutablePointer<passwd>?
     var buffer = [CChar](repeating: 0, count: 4096)
-    guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else { return nil }
+    guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
+      return nil
+    }
     return String(cString: name)
   }
 
@@ -101,7 +106,9 @@ public enum GroupDatabase {
     var entry = group()
     var result: UnsafeMutablePointer<group>?
     var buffer = [CChar](repeating: 0, count: 16384)
-    guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else { return nil }
+    guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else {
+      return nil
+    }
     return String(cString: name)
   }
 }

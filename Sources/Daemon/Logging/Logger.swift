@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// syslog priorities, as the journal's PRIORITY field takes them.
 public enum LogPriority: Int32, Sendable, Hashable, Comparable {
-  case emergency = 0, alert, critical, error, warning, notice, info, debug
+  case emergency = 0
+  case alert, critical, error, warning, notice, info, debug
 
   public static func < (lhs: LogPriority, rhs: LogPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 

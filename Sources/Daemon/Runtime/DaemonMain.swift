@@ -48,12 +48,14 @@ public enum DaemonMain {
     }
     let configuration = loaded.configuration
     logger.notice(
-      "dashpilotd \(DashPilotVersion.string) starting (pid \(getpid()), configuration \(loaded.file ?? "built-in defaults"), gpsd \(configuration.gpsd), database \(configuration.databasePath))")
+      "dashpilotd \(DashPilotVersion.string) starting (pid \(getpid()), configuration \(loaded.file ?? "built-in defaults"), gpsd \(configuration.gpsd), database \(configuration.databasePath))"
+    )
 
     let socketGID: gid_t
     if let groupName = configuration.socketGroup {
       guard let gid = GroupDatabase.groupID(named: groupName) else {
-        let error = ConfigurationError(file: loaded.file, key: "SocketGroup", "the group \"\(groupName)\" does not exist")
+        let error = ConfigurationError(
+          file: loaded.file, key: "SocketGroup", "the group \"\(groupName)\" does not exist")
         logger.error("configuration error: \(error)", fields: LogFields(reason: "configuration"))
         return ExitStatus.configuration
       }

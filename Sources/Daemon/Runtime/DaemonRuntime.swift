@@ -85,7 +85,9 @@ final class DaemonRuntime {
       responder.follow(Acknowledgement(message: "following events: one JSON line each"))
     default:
       guard let component = handlers[request.command] else {
-        responder.fail(.unavailable, "\(request.command.rawValue) is not available: this build of dashpilotd has no component that answers it")
+        responder.fail(
+          .unavailable,
+          "\(request.command.rawValue) is not available: this build of dashpilotd has no component that answers it")
         return
       }
       component.handle(request, responder: responder)
@@ -124,7 +126,8 @@ final class DaemonRuntime {
     let now = Date()
     if let stuck = components.first(where: { !$0.isMakingProgress(now: now) }) {
       if watchdogWithheldBy != stuck.name {
-        logger.error("withholding the watchdog: \(stuck.name) is not making progress", fields: LogFields(reason: "watchdog"))
+        logger.error(
+          "withholding the watchdog: \(stuck.name) is not making progress", fields: LogFields(reason: "watchdog"))
         watchdogWithheldBy = stuck.name
       }
       return

@@ -29,7 +29,9 @@ public final class ControlClient {
       for (index, byte) in bytes.enumerated() { raw[index] = byte }
     }
     let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard result == 0 else {
       let error = errno
@@ -53,7 +55,9 @@ public final class ControlClient {
   }
 
   /// Sends one request and returns its result, or why there is none.
-  public func request(_ command: ControlCommand, _ arguments: ControlArguments = .none) throws(ClientFailure) -> JSONValue {
+  public func request(_ command: ControlCommand, _ arguments: ControlArguments = .none) throws(ClientFailure)
+    -> JSONValue
+  {
     let id = nextID
     nextID += 1
     try write(ControlRequest(id: id, command: command, arguments: arguments).encodedLine())
@@ -74,11 +78,14 @@ public final class ControlClient {
   }
 
   /// Sends a request and decodes its result as `T`.
-  public func request<T: Decodable>(_ command: ControlCommand, _ arguments: ControlArguments = .none, as type: T.Type) throws(ClientFailure) -> T {
+  public func request<T: Decodable>(_ command: ControlCommand, _ arguments: ControlArguments = .none, as type: T.Type)
+    throws(ClientFailure) -> T
+  {
     let result = try request(command, arguments)
     switch ServerLine.decode(type, from: result) {
     case .success(let value): return value
-    case .failure(let error): throw .failed("dashpilotd's answer to \(command.rawValue) was unreadable: \(error.message)")
+    case .failure(let error):
+      throw .failed("dashpilotd's answer to \(command.rawValue) was unreadable: \(error.message)")
     }
   }
 
@@ -103,7 +110,8 @@ public final class ControlClient {
       if count < 0 {
         if errno == EINTR { continue }
         if errno == EAGAIN || errno == EWOULDBLOCK {
-          throw .unreachable("dashpilotd did not answer in time on \(socketPath); it may be stuck (see journalctl -u dashpilotd)")
+          throw .unreachable(
+            "dashpilotd did not answer in time on \(socketPath); it may be stuck (see journalctl -u dashpilotd)")
         }
         throw .unreachable("reading from dashpilotd failed: \(String(cString: strerror(errno)))")
       }
@@ -116,7 +124,9 @@ public final class ControlClient {
     let bytes = [UInt8](data)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+      let written = bytes.withUnsafeBytes {
+        send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+      }
       if written < 0 {
         if errno == EINTR { continue }
         throw .unreachable("writing to dashpilotd failed: \(String(cString: strerror(errno)))")
@@ -129,15 +139,20 @@ public final class ControlClient {
   static func unreachableSentence(path: String, errorNumber: Int32) -> String {
     switch errorNumber {
     case ENOENT:
-      return "dashpilotd is not running: there is no control socket at \(path). Start it with `sudo systemctl start dashpilotd`, or pass --socket PATH for a daemon you started yourself."
+      return
+        "dashpilotd is not running: there is no control socket at \(path). Start it with `sudo systemctl start dashpilotd`, or pass --socket PATH for a daemon you started yourself."
     case ECONNREFUSED:
-      return "dashpilotd is not running: nothing answers on \(path) (a socket left by a daemon that stopped). Start it with `sudo systemctl start dashpilotd`."
+      return
+        "dashpilotd is not running: nothing answers on \(path) (a socket left by a daemon that stopped). Start it with `sudo systemctl start dashpilotd`."
     case EACCES, EPERM:
       let group = owningGroup(of: path)
-      let join = group.map { "join the group \($0) (`sudo usermod -aG \($0) $USER`, then log in again)" } ?? "join the group that owns it"
+      let join =
+        group.map { "join the group \($0) (`sudo usermod -aG \($0) $USER`, then log in again)" }
+        ?? "join the group that owns it"
       return "You may not open dashpilotd's socket \(path): \(join), or run the command with sudo."
     default:
-      return "cannot reach dashpilotd at \(path): \(String(cString: strerror(errorNumber))). Start it with `sudo systemctl start dashpilotd`."
+      return
+        "cannot reach dashpilotd at \(path): \(String(cString: strerror(errorNumber))). Start it with `sudo systemctl start dashpilotd`."
     }
   }
 

@@ -26,7 +26,9 @@ struct EventsCommand: CLICommand {
         if context.options.json {
           context.console.writeOutput(String(decoding: event.encodedLine, as: UTF8.self))
         } else {
-          context.console.line("\(HumanFormat.format(event.time, "%H:%M:%S"))  \(context.console.styled(event.type, .dim))  \(event.message)")
+          context.console.line(
+            "\(HumanFormat.format(event.time, "%H:%M:%S"))  \(context.console.styled(event.type, .dim))  \(event.message)"
+          )
         }
       }
       if lastType == "daemon.stopping" { return .success }

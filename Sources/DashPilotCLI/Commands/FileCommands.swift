@@ -27,7 +27,9 @@ struct ExportCommand: CLICommand {
     self.format = format
     output = try arguments.option("--output")
     let text = try arguments.requiredPositional("the shift ID")
-    guard let id = Int64(text), id > 0 else { throw UsageError("\"\(text)\" is not a shift number", command: Self.name) }
+    guard let id = Int64(text), id > 0 else {
+      throw UsageError("\"\(text)\" is not a shift number", command: Self.name)
+    }
     self.id = id
     try arguments.finish()
   }
@@ -95,12 +97,18 @@ struct ImportCommand: CLICommand {
         Array(track.points[$0..<min($0 + Self.pointsPerPart, track.points.count)])
       }
       for part in parts.dropLast() {
-        _ = try client.request(.import, .import(ImportArguments(name: track.name, points: part, more: true)), as: PartAccepted.self)
+        _ = try client.request(
+          .import, .import(ImportArguments(name: track.name, points: part, more: true)), as: PartAccepted.self)
       }
       let shift = try client.request(
-        .import, .import(ImportArguments(name: track.name, points: parts.last ?? [], more: false)), as: ShiftSummary.self)
-      if context.options.json { context.printJSON(shift) } else {
-        context.console.line("Imported \(track.points.count) points as shift #\(shift.id): \(ShiftRenderer(console: context.console).summary(shift))")
+        .import, .import(ImportArguments(name: track.name, points: parts.last ?? [], more: false)),
+        as: ShiftSummary.self)
+      if context.options.json {
+        context.printJSON(shift)
+      } else {
+        context.console.line(
+          "Imported \(track.points.count) points as shift #\(shift.id): \(ShiftRenderer(console: context.console).summary(shift))"
+        )
       }
       return .success
     }

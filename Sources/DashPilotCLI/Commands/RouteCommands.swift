@@ -31,7 +31,9 @@ struct RouteLoadCommand: CLICommand {
     } catch {
       return context.report(.failed("cannot load \(path): \(error)"))
     }
-    guard route.coordinates.count >= 2 else { return context.report(.failed("\(path) holds fewer than two route points")) }
+    guard route.coordinates.count >= 2 else {
+      return context.report(.failed("\(path) holds fewer than two route points"))
+    }
     return context.withClient { client throws(ClientFailure) in
       let parts = stride(from: 0, to: route.coordinates.count, by: Self.coordinatesPerPart).map {
         Array(route.coordinates[$0..<min($0 + Self.coordinatesPerPart, route.coordinates.count)])
@@ -42,9 +44,12 @@ struct RouteLoadCommand: CLICommand {
           as: PartAccepted.self)
       }
       let result = try client.request(
-        .routeLoad, .routeLoad(RouteLoadArguments(name: route.name, mode: mode, coordinates: parts.last ?? [], more: false)),
+        .routeLoad,
+        .routeLoad(RouteLoadArguments(name: route.name, mode: mode, coordinates: parts.last ?? [], more: false)),
         as: RouteResult.self)
-      if context.options.json { context.printJSON(result) } else {
+      if context.options.json {
+        context.printJSON(result)
+      } else {
         context.console.line("Following \(result.name ?? path) (\(result.mode.rawValue), \(result.points) points).")
       }
       return .success
@@ -98,10 +103,13 @@ struct NavigateCommand: CLICommand {
       client.setTimeout(90)
       let result = try client.request(
         .navigate, .navigate(NavigateArguments(destination: destination, mode: mode)), as: RouteResult.self)
-      if context.options.json { context.printJSON(result) } else {
+      if context.options.json {
+        context.printJSON(result)
+      } else {
         let units = "miles"
         context.console.line(
-          "Following a \(result.mode.rawValue) route from \(result.source): \(HumanFormat.distance(metres: result.lengthMetres, units: units)), \(result.points) points.")
+          "Following a \(result.mode.rawValue) route from \(result.source): \(HumanFormat.distance(metres: result.lengthMetres, units: units)), \(result.points) points."
+        )
       }
       return .success
     }

@@ -16,7 +16,9 @@ struct ShiftStartCommand: CLICommand {
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
       let shift = try client.request(.shiftStart, as: ShiftSummary.self)
-      if context.options.json { context.printJSON(shift) } else {
+      if context.options.json {
+        context.printJSON(shift)
+      } else {
         context.console.line("Shift #\(shift.id) started at \(HumanFormat.clock(shift.startedAt)).")
       }
       return .success
@@ -40,7 +42,9 @@ struct ShiftEndCommand: CLICommand {
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
       let shift = try client.request(.shiftEnd, as: ShiftSummary.self)
-      if context.options.json { context.printJSON(shift) } else {
+      if context.options.json {
+        context.printJSON(shift)
+      } else {
         let renderer = ShiftRenderer(console: context.console)
         context.console.line("Shift #\(shift.id) ended: \(renderer.summary(shift))")
         for line in renderer.details(shift, indent: "  ") { context.console.line(line) }
@@ -65,7 +69,9 @@ struct ShiftsCommand: CLICommand {
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
     if let text = try arguments.option("--limit") {
-      guard let value = Int(text), value > 0 else { throw UsageError("--limit needs a positive whole number", command: Self.name) }
+      guard let value = Int(text), value > 0 else {
+        throw UsageError("--limit needs a positive whole number", command: Self.name)
+      }
       limit = value
     }
     try arguments.finish()
@@ -74,7 +80,9 @@ struct ShiftsCommand: CLICommand {
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
       let result = try client.request(.shifts, .shifts(limit: limit), as: ShiftsResult.self)
-      if context.options.json { context.printJSON(result) } else if result.shifts.isEmpty {
+      if context.options.json {
+        context.printJSON(result)
+      } else if result.shifts.isEmpty {
         context.console.line("No shifts recorded yet. Start one with `dashpilotctl shift start`.")
       } else {
         let renderer = ShiftRenderer(console: context.console)
@@ -110,7 +118,9 @@ struct ShiftShowCommand: CLICommand {
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
       let detail = try client.request(.shiftShow, .shiftShow(id: id), as: ShiftDetail.self)
-      if context.options.json { context.printJSON(detail) } else {
+      if context.options.json {
+        context.printJSON(detail)
+      } else {
         let renderer = ShiftRenderer(console: context.console)
         context.console.line(renderer.row(detail.shift))
         for line in renderer.details(detail.shift, indent: "  ") { context.console.line(line) }

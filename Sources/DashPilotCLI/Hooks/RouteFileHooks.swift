@@ -53,8 +53,12 @@ public struct RouteFileHooks: Sendable {
 
   /// Hooks that can do nothing and say so: for a build or a test without route files.
   public static let unavailable = RouteFileHooks(
-    readTrack: { _ in throw NotAvailable(description: "reading GPX tracks is not available in this build of dashpilotctl") },
-    readRoute: { _ in throw NotAvailable(description: "reading route files is not available in this build of dashpilotctl") },
+    readTrack: { _ in
+      throw NotAvailable(description: "reading GPX tracks is not available in this build of dashpilotctl")
+    },
+    readRoute: { _ in
+      throw NotAvailable(description: "reading route files is not available in this build of dashpilotctl")
+    },
     writeExport: { _, format in
       throw NotAvailable(description: "writing \(format.rawValue) is not available in this build of dashpilotctl")
     })

@@ -12,7 +12,9 @@ public struct Console: Sendable {
   public var writeError: @Sendable (String) -> Void
   public var useColour: Bool
 
-  public init(writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void, useColour: Bool) {
+  public init(
+    writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void, useColour: Bool
+  ) {
     self.writeOutput = writeOutput
     self.writeError = writeError
     self.useColour = useColour

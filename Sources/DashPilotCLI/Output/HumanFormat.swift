@@ -26,7 +26,10 @@ enum HumanFormat {
   /// "2h 03m", "4m 12s", "9s".
   static func duration(_ seconds: Double) -> String {
     let total = Int(max(0, seconds))
-    let days = total / 86_400, hours = (total % 86_400) / 3600, minutes = (total % 3600) / 60, rest = total % 60
+    let days = total / 86_400
+    let hours = (total % 86_400) / 3600
+    let minutes = (total % 3600) / 60
+    let rest = total % 60
     if days > 0 { return "\(days)d \(hours)h" }
     if hours > 0 { return "\(hours)h \(String(format: "%02d", minutes))m" }
     if minutes > 0 { return "\(minutes)m \(String(format: "%02d", rest))s" }

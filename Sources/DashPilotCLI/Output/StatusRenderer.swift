@@ -10,7 +10,9 @@ struct StatusRenderer {
   func render(_ status: StatusResult) -> [String] {
     var lines: [String] = []
     let daemon = status.daemon
-    lines.append(label("dashpilotd") + "\(daemon.version) · \(daemon.state) · up \(HumanFormat.duration(daemon.uptimeSeconds)) (pid \(daemon.pid))")
+    lines.append(
+      label("dashpilotd")
+        + "\(daemon.version) · \(daemon.state) · up \(HumanFormat.duration(daemon.uptimeSeconds)) (pid \(daemon.pid))")
     lines.append(label("gpsd") + gpsdLine(status.gpsd))
     lines.append(label("capture") + captureLine(status.capture))
     if let rejected = status.capture.rejected, !rejected.isEmpty {
@@ -20,7 +22,9 @@ struct StatusRenderer {
     }
     if let shift = status.shift {
       let shifts = ShiftRenderer(console: console)
-      lines.append(label("shift") + "#\(shift.id) since \(HumanFormat.clock(shift.startedAt, now: now)) · \(shifts.summary(shift))")
+      lines.append(
+        label("shift") + "#\(shift.id) since \(HumanFormat.clock(shift.startedAt, now: now)) · \(shifts.summary(shift))"
+      )
       lines += shifts.details(shift, indent: label("") + "  ")
     } else {
       lines.append(label("shift") + "none open")

@@ -48,6 +48,7 @@ public struct ArgumentCursor: Sendable {
   public func finish() throws(UsageError) {
     let rest = words.filter { $0 != "--" }
     guard let first = rest.first else { return }
-    throw UsageError(Self.isOption(first) ? "unknown option \(first)" : "unexpected argument \"\(first)\"", command: command)
+    throw UsageError(
+      Self.isOption(first) ? "unknown option \(first)" : "unexpected argument \"\(first)\"", command: command)
   }
 }

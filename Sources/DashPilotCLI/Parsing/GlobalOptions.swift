@@ -9,8 +9,11 @@ public struct GlobalOptions: Sendable, Hashable {
   public static let defaultSocketPath = "/run/dashpilot/control.sock"
 
   /// Splits the global options out of `arguments`, returning the remaining words.
-  static func extract(from arguments: [String], environment: [String: String]) throws(UsageError) -> (GlobalOptions, [String]) {
-    var options = GlobalOptions(socketPath: environment["DASHPILOT_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultSocketPath)
+  static func extract(from arguments: [String], environment: [String: String]) throws(UsageError) -> (
+    GlobalOptions, [String]
+  ) {
+    var options = GlobalOptions(
+      socketPath: environment["DASHPILOT_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultSocketPath)
     var rest: [String] = []
     var index = 0
     var sawTerminator = false
@@ -22,7 +25,9 @@ public struct GlobalOptions: Sendable, Hashable {
         continue
       }
       switch word {
-      case "--": sawTerminator = true; rest.append(word)
+      case "--":
+        sawTerminator = true
+        rest.append(word)
       case "--json": options.json = true
       case "-h", "--help": options.help = true
       case "--version": options.version = true

@@ -4,7 +4,10 @@ import FoundationEssentials
 public struct FixCandidate: Sendable, Hashable {
   /// gpsd's `mode`: 0 unknown, 1 no fix, 2 two-dimensional, 3 three-dimensional.
   public enum Mode: Int, Sendable, Hashable, Codable {
-    case unknown = 0, noFix = 1, twoDimensional = 2, threeDimensional = 3
+    case unknown = 0
+    case noFix = 1
+    case twoDimensional = 2
+    case threeDimensional = 3
 
     public var hasFix: Bool { self == .twoDimensional || self == .threeDimensional }
   }

@@ -13,7 +13,9 @@ public enum GeographicDistance {
     let phi2 = radians(b.latitude)
     let dPhi = phi2 - phi1
     let dLambda = radians(b.longitude - a.longitude)
-    let h = Trigonometry.sin(dPhi / 2) * Trigonometry.sin(dPhi / 2) + Trigonometry.cos(phi1) * Trigonometry.cos(phi2) * Trigonometry.sin(dLambda / 2) * Trigonometry.sin(dLambda / 2)
+    let h =
+      Trigonometry.sin(dPhi / 2) * Trigonometry.sin(dPhi / 2) + Trigonometry.cos(phi1) * Trigonometry.cos(phi2)
+      * Trigonometry.sin(dLambda / 2) * Trigonometry.sin(dLambda / 2)
     return 2 * earthRadius * Trigonometry.asin(min(1, h.squareRoot()))
   }
 
@@ -23,7 +25,9 @@ public enum GeographicDistance {
     let phi2 = radians(b.latitude)
     let dLambda = radians(b.longitude - a.longitude)
     let y = Trigonometry.sin(dLambda) * Trigonometry.cos(phi2)
-    let x = Trigonometry.cos(phi1) * Trigonometry.sin(phi2) - Trigonometry.sin(phi1) * Trigonometry.cos(phi2) * Trigonometry.cos(dLambda)
+    let x =
+      Trigonometry.cos(phi1) * Trigonometry.sin(phi2) - Trigonometry.sin(phi1) * Trigonometry.cos(phi2)
+      * Trigonometry.cos(dLambda)
     return normalizedDegrees(degrees(Trigonometry.atan2(y, x)))
   }
 
@@ -35,9 +39,14 @@ public enum GeographicDistance {
     let theta = radians(bearing)
     let phi1 = radians(origin.latitude)
     let lambda1 = radians(origin.longitude)
-    let phi2 = Trigonometry.asin(Trigonometry.sin(phi1) * Trigonometry.cos(delta) + Trigonometry.cos(phi1) * Trigonometry.sin(delta) * Trigonometry.cos(theta))
+    let phi2 = Trigonometry.asin(
+      Trigonometry.sin(phi1) * Trigonometry.cos(delta) + Trigonometry.cos(phi1) * Trigonometry.sin(delta)
+        * Trigonometry.cos(theta))
     let lambda2 =
-      lambda1 + Trigonometry.atan2(Trigonometry.sin(theta) * Trigonometry.sin(delta) * Trigonometry.cos(phi1), Trigonometry.cos(delta) - Trigonometry.sin(phi1) * Trigonometry.sin(phi2))
+      lambda1
+      + Trigonometry.atan2(
+        Trigonometry.sin(theta) * Trigonometry.sin(delta) * Trigonometry.cos(phi1),
+        Trigonometry.cos(delta) - Trigonometry.sin(phi1) * Trigonometry.sin(phi2))
     var longitude = degrees(lambda2)
     if longitude > 180 { longitude -= 360 }
     if longitude < -180 { longitude += 360 }

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import PlatformSupport
 import Glibc
+import PlatformSupport
 
 /// What the source tells its owner, in the order it happened.
 public enum GPSDSourceEvent: Sendable, Hashable {

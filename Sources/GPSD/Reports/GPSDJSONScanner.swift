@@ -162,7 +162,9 @@ struct GPSDJSONScanner {
     guard let high = scanHexQuad() else { return nil }
     if (0xD800..<0xDC00).contains(high) {
       let save = index
-      if consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")), let low = scanHexQuad(), (0xDC00..<0xE000).contains(low) {
+      if consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")), let low = scanHexQuad(),
+        (0xDC00..<0xE000).contains(low)
+      {
         return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
       }
       index = save

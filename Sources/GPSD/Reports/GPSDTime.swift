@@ -77,6 +77,7 @@ public enum GPSDTime {
     let (year, month, day) = CivilCalendar.civilFromDays(days)
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     let ms = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-    return "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)).\(ms)Z"
+    return
+      "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)).\(ms)Z"
   }
 }

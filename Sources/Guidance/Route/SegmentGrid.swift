@@ -51,7 +51,8 @@ struct SegmentGrid: Sendable {
     var previous = Self.plane(points[0].latitude, longitudes[0], metresPerRadianEast)
     for index in 1..<points.count {
       let next = Self.plane(points[index].latitude, longitudes[index], metresPerRadianEast)
-      let length = ((next.x - previous.x) * (next.x - previous.x)
+      let length =
+        ((next.x - previous.x) * (next.x - previous.x)
         + (next.y - previous.y) * (next.y - previous.y)).squareRoot()
       let steps = max(1, Int((length / half).rounded(.up)))
       samples += steps + 1
@@ -88,7 +89,8 @@ struct SegmentGrid: Sendable {
         west: ((east - eastPad) / Self.cellSize).rounded(.down),
         east: ((east + eastPad) / Self.cellSize).rounded(.down),
         south: ((north - pad) / Self.cellSize).rounded(.down),
-        north: ((north + pad) / Self.cellSize).rounded(.down))
+        north: ((north + pad) / Self.cellSize).rounded(.down)
+      )
     }
     let boxCells = boxes.reduce(0.0) { $0 + ($1.east - $1.west + 1) * ($1.north - $1.south + 1) }
     var found: [Int] = []

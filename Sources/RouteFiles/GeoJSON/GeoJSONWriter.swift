@@ -19,11 +19,12 @@ public enum GeoJSONWriter {
     }
     properties.append("\"coordinateProperties\":{" + coordinateProperties.joined(separator: ",") + "}")
     let lines = track.segments.map { segment in
-      "[" + segment.map { point in
-        var numbers = [DecimalText.of(point.coordinate.longitude), DecimalText.of(point.coordinate.latitude)]
-        if let elevation = point.elevation { numbers.append(DecimalText.of(elevation)) }
-        return "[" + numbers.joined(separator: ",") + "]"
-      }.joined(separator: ",") + "]"
+      "["
+        + segment.map { point in
+          var numbers = [DecimalText.of(point.coordinate.longitude), DecimalText.of(point.coordinate.latitude)]
+          if let elevation = point.elevation { numbers.append(DecimalText.of(elevation)) }
+          return "[" + numbers.joined(separator: ",") + "]"
+        }.joined(separator: ",") + "]"
     }
     return "{\"type\":\"Feature\",\"properties\":{" + properties.joined(separator: ",")
       + "},\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":[" + lines.joined(separator: ",") + "]}}\n"

@@ -13,7 +13,9 @@ public struct CurlHTTPClient: HTTPClient {
   /// Answers larger than this are refused (`tooLarge`), so a wrong server cannot fill memory.
   public var maximumBodyBytes: Int
 
-  public init(connectTimeoutMilliseconds: Int = 2_000, totalTimeoutMilliseconds: Int = 10_000, maximumBodyBytes: Int = 16 << 20) {
+  public init(
+    connectTimeoutMilliseconds: Int = 2_000, totalTimeoutMilliseconds: Int = 10_000, maximumBodyBytes: Int = 16 << 20
+  ) {
     self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
     self.totalTimeoutMilliseconds = totalTimeoutMilliseconds
     self.maximumBodyBytes = maximumBodyBytes
@@ -60,7 +62,8 @@ public struct CurlHTTPClient: HTTPClient {
           set(dp_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyPointer.count)))
           // An empty body still needs a non-null pointer, or libcurl reads from stdin.
           let emptyBody: StaticString = ""
-          let bodyStart = bodyPointer.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
+          let bodyStart =
+            bodyPointer.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
             ?? UnsafeMutableRawPointer(mutating: emptyBody.utf8Start)
           set(dp_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, bodyStart))
         }
@@ -115,6 +118,8 @@ private func curlWriteBody(
     sink.overflowed = true
     return 0
   }
-  data.withMemoryRebound(to: UInt8.self, capacity: length) { sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
+  data.withMemoryRebound(to: UInt8.self, capacity: length) {
+    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+  }
   return length
 }

@@ -1,30 +1,37 @@
+import DashPilotCore
+import Guidance
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import DashPilotCore
-import Guidance
 
 /// Reads what OSRM answered (the `code` of the HTTP API docs, api/http.md), and maps its
 /// failures into the seed's taxonomy.
 public enum OSRMAnswer {
-  public static func interpret(_ response: HTTPResponse, for request: RouteRequest) -> Result<PlannedRoute, RouteFailure> {
+  public static func interpret(_ response: HTTPResponse, for request: RouteRequest) -> Result<
+    PlannedRoute, RouteFailure
+  > {
     let provider = "osrm"
     if let failure = RouteFailureMapping.failure(forGatewayStatus: response.status, provider: provider) {
       return .failure(failure)
     }
     guard let answer = try? JSONDecoder().decode(Body.self, from: Data(response.body)) else {
-      return .failure(RouteFailureMapping.failure(forUnexplainedStatus: response.status, provider: provider, body: response.body))
+      return .failure(
+        RouteFailureMapping.failure(forUnexplainedStatus: response.status, provider: provider, body: response.body))
     }
     if answer.trip != nil || answer.errorCode != nil {
       return .failure(RouteFailure(.mismatchedProvider, "\(provider): the answer is Valhalla's, not OSRM's"))
     }
     guard let code = answer.code else {
-      return .failure(RouteFailureMapping.failure(forUnexplainedStatus: response.status, provider: provider, body: response.body))
+      return .failure(
+        RouteFailureMapping.failure(forUnexplainedStatus: response.status, provider: provider, body: response.body))
     }
     guard code == "Ok" else {
-      return .failure(RouteFailure(kind(forCode: code), "\(provider): HTTP \(response.status), \(code): \(answer.message ?? "no message")"))
+      return .failure(
+        RouteFailure(
+          kind(forCode: code), "\(provider): HTTP \(response.status), \(code): \(answer.message ?? "no message")"))
     }
     guard let route = answer.routes?.first else {
       return .failure(RouteFailure(.noRoute, "\(provider): Ok but no route"))
@@ -33,7 +40,8 @@ public enum OSRMAnswer {
     let modes = Set((route.legs ?? []).flatMap { $0.steps ?? [] }.compactMap(\.mode))
     if let other = modes.subtracting(allowed).sorted().first {
       return .failure(
-        RouteFailure(.mismatchedProvider, "\(provider): answered with mode \(other) for a \(request.mode.rawValue) request"))
+        RouteFailure(
+          .mismatchedProvider, "\(provider): answered with mode \(other) for a \(request.mode.rawValue) request"))
     }
     guard let geometry = route.geometry, let coordinates = Polyline.decode(geometry, precision: 6) else {
       return .failure(RouteFailure(.unreadableResponse, "\(provider): the route has no readable polyline6 geometry"))

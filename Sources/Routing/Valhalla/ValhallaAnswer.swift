@@ -1,41 +1,51 @@
+import DashPilotCore
+import Guidance
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import DashPilotCore
-import Guidance
 
 /// Reads what Valhalla answered, and maps its failures into the seed's taxonomy. Every
 /// mapping is tested against an answer recorded from a real Valhalla
 /// (`Fixtures/routing/valhalla`).
 public enum ValhallaAnswer {
-  public static func interpret(_ response: HTTPResponse, for request: RouteRequest) -> Result<PlannedRoute, RouteFailure> {
+  public static func interpret(_ response: HTTPResponse, for request: RouteRequest) -> Result<
+    PlannedRoute, RouteFailure
+  > {
     let provider = "valhalla"
     if let failure = RouteFailureMapping.failure(forGatewayStatus: response.status, provider: provider) {
       return .failure(failure)
     }
     guard let answer = try? JSONDecoder().decode(Body.self, from: Data(response.body)) else {
-      return .failure(RouteFailureMapping.failure(forUnexplainedStatus: response.status, provider: provider, body: response.body))
+      return .failure(
+        RouteFailureMapping.failure(forUnexplainedStatus: response.status, provider: provider, body: response.body))
     }
     if let code = answer.errorCode {
       let detail = "\(provider): HTTP \(response.status), error \(code): \(answer.error ?? "no message")"
       return .failure(RouteFailure(kind(forErrorCode: code), detail))
     }
     if answer.trip == nil, answer.code != nil || answer.routes != nil {
-      return .failure(RouteFailure(.mismatchedProvider, "\(provider): the answer is OSRM's (code \(answer.code ?? "none")), not Valhalla's"))
+      return .failure(
+        RouteFailure(
+          .mismatchedProvider, "\(provider): the answer is OSRM's (code \(answer.code ?? "none")), not Valhalla's"))
     }
     guard response.status == 200, let trip = answer.trip else {
-      return .failure(RouteFailureMapping.failure(forUnexplainedStatus: response.status, provider: provider, body: response.body))
+      return .failure(
+        RouteFailureMapping.failure(forUnexplainedStatus: response.status, provider: provider, body: response.body))
     }
     guard trip.status ?? 0 == 0 else {
-      return .failure(RouteFailure(.unreadableResponse, "\(provider): trip status \(trip.status ?? -1) \(trip.statusMessage ?? "")"))
+      return .failure(
+        RouteFailure(.unreadableResponse, "\(provider): trip status \(trip.status ?? -1) \(trip.statusMessage ?? "")"))
     }
     let expectedMode = travelMode(for: request.mode)
     let modes = Set((trip.legs ?? []).flatMap { $0.maneuvers ?? [] }.compactMap(\.travelMode))
     if let other = modes.subtracting([expectedMode]).sorted().first {
       return .failure(
-        RouteFailure(.mismatchedProvider, "\(provider): answered with travel mode \(other) for a \(request.mode.rawValue) request"))
+        RouteFailure(
+          .mismatchedProvider, "\(provider): answered with travel mode \(other) for a \(request.mode.rawValue) request")
+      )
     }
     var coordinates: [GeoCoordinate] = []
     for (index, leg) in (trip.legs ?? []).enumerated() {

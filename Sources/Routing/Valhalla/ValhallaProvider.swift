@@ -27,7 +27,8 @@ public struct ValhallaProvider: RouteProvider {
 
   /// The exact request sent for a route request.
   public func httpRequest(for request: RouteRequest) -> HTTPRequest {
-    var origin = "{\"lat\":\(DegreesText.of(request.origin.latitude)),\"lon\":\(DegreesText.of(request.origin.longitude))"
+    var origin =
+      "{\"lat\":\(DegreesText.of(request.origin.latitude)),\"lon\":\(DegreesText.of(request.origin.longitude))"
     if let course = request.course, course.isFinite {
       let heading = Int(GeographicDistance.normalizedDegrees(course).rounded()) % 360
       origin += ",\"heading\":\(heading),\"heading_tolerance\":\(headingTolerance)"

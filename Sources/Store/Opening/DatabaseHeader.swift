@@ -15,9 +15,10 @@ enum DatabaseHeader: Equatable {
   static func read(path: String) throws(StoreError) -> DatabaseHeader {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw .cannotWrite(SQLiteFailure(
-        operation: "read the header of \(path)", resultCode: 14 /* SQLITE_CANTOPEN */,
-        message: String(cString: strerror(errno))))
+      throw .cannotWrite(
+        SQLiteFailure(
+          operation: "read the header of \(path)", resultCode: 14 /* SQLITE_CANTOPEN */,
+          message: String(cString: strerror(errno))))
     }
     defer { close(fd) }
     var bytes = [UInt8](repeating: 0, count: 100)
@@ -28,9 +29,10 @@ enum DatabaseHeader: Equatable {
       }
       if n < 0 && errno == EINTR { continue }
       guard n >= 0 else {
-        throw .ioError(SQLiteFailure(
-          operation: "read the header of \(path)", resultCode: 10 /* SQLITE_IOERR */,
-          message: String(cString: strerror(errno))))
+        throw .ioError(
+          SQLiteFailure(
+            operation: "read the header of \(path)", resultCode: 10 /* SQLITE_IOERR */,
+            message: String(cString: strerror(errno))))
       }
       if n == 0 { break }
       filled += n

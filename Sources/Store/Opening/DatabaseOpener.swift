@@ -9,15 +9,21 @@ enum DatabaseOpener {
   static func open(path: String, now: Date, vfs: String?) throws(StoreError) -> (Database, StoreOpenReport) {
     do {
       let (database, found) = try openChecked(path: path, vfs: vfs)
-      return (database, StoreOpenReport(
-        path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion, movedAside: nil))
+      return (
+        database,
+        StoreOpenReport(
+          path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion, movedAside: nil)
+      )
     } catch .corrupt(let failure) {
       let reason = failure.operation == quickCheckOperation ? failure.message : failure.description
       let files = try moveAside(path: path, now: now)
       let (database, found) = try openChecked(path: path, vfs: vfs)
-      return (database, StoreOpenReport(
-        path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion,
-        movedAside: .init(reason: reason, files: files)))
+      return (
+        database,
+        StoreOpenReport(
+          path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion,
+          movedAside: .init(reason: reason, files: files))
+      )
     }
   }
 
@@ -43,9 +49,10 @@ enum DatabaseOpener {
     case .empty:
       return 0
     case .notADatabase:
-      throw .corrupt(SQLiteFailure(
-        operation: "read the database header", resultCode: 26 /* SQLITE_NOTADB */,
-        message: "file is not a database (no SQLite header)"))
+      throw .corrupt(
+        SQLiteFailure(
+          operation: "read the database header", resultCode: 26 /* SQLITE_NOTADB */,
+          message: "file is not a database (no SQLite header)"))
     case .database(let userVersion):
       guard userVersion <= Schema.latestVersion else {
         throw .newerSchema(path: path, found: userVersion, supported: Schema.latestVersion)
@@ -59,9 +66,10 @@ enum DatabaseOpener {
     }
     let findings = try database.textColumn("PRAGMA quick_check")
     guard findings == ["ok"] else {
-      throw .corrupt(SQLiteFailure(
-        operation: quickCheckOperation, resultCode: 11 /* SQLITE_CORRUPT */,
-        message: findings.prefix(3).joined(separator: "; ")))
+      throw .corrupt(
+        SQLiteFailure(
+          operation: quickCheckOperation, resultCode: 11 /* SQLITE_CORRUPT */,
+          message: findings.prefix(3).joined(separator: "; ")))
     }
     return found
   }

@@ -80,7 +80,7 @@ enum Schema {
           UPDATE shifts SET sample_count = sample_count + 1 WHERE id = NEW.shift_id;
         END
         """,
-      ]),
+      ])
   ]
 
   /// The version this code writes and understands.

@@ -14,7 +14,8 @@ extension SampleStore {
     try Self.validate(maximumSampleInterval: maximumSampleInterval)
     return try write("start a shift") { () throws(StoreError) -> StoredShift in
       if let open = try openShift() { throw .shiftAlreadyOpen(open.shift) }
-      let id = try insertShift(startMilliseconds: start, endMilliseconds: nil,
+      let id = try insertShift(
+        startMilliseconds: start, endMilliseconds: nil,
         maximumSampleInterval: maximumSampleInterval, importedFrom: nil)
       guard let shift = try shift(id: id) else { throw .shiftNotFound(id) }
       return shift

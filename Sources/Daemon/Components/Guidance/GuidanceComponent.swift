@@ -1,8 +1,8 @@
 import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
-import PlatformSupport
 import Guidance
+import PlatformSupport
 import Routing
 
 /// The daemon's guidance: follows a route loaded from a file (`route.load`) or planned by the
@@ -168,10 +168,12 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     install(
       Drive(session: session, mode: mode, destination: route.end, source: "file", name: arguments.name),
       announcing: "guidance.route_loaded",
-      "following \(arguments.name.map { "\"\($0)\"" } ?? "a loaded route") (\(mode.rawValue), \(route.points.count) points, \(Self.metres(route.length)))")
+      "following \(arguments.name.map { "\"\($0)\"" } ?? "a loaded route") (\(mode.rawValue), \(route.points.count) points, \(Self.metres(route.length)))"
+    )
     responder.succeed(
       RouteResult(
-        name: arguments.name, mode: arguments.mode, points: route.points.count, lengthMetres: route.length, source: "file"))
+        name: arguments.name, mode: arguments.mode, points: route.points.count, lengthMetres: route.length,
+        source: "file"))
   }
 
   private func clear(responder: Responder) {
@@ -259,7 +261,10 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
       Drive(session: session, mode: request.mode, destination: request.destination, source: planned.provider),
       announcing: "guidance.route_planned",
       "following a \(request.mode.rawValue) route from \(planned.provider) to \(Self.describe(request.destination)) (\(route.points.count) points, \(Self.metres(route.length)))",
-      data: ["latency_ms": .number(latency), "first_bearing": .number(Self.rounded(NewRouteCheck.initialBearing(of: route, over: 50)))])
+      data: [
+        "latency_ms": .number(latency),
+        "first_bearing": .number(Self.rounded(NewRouteCheck.initialBearing(of: route, over: 50))),
+      ])
     pending.responder.succeed(
       RouteResult(
         name: nil, mode: WireTravelMode(request.mode), points: route.points.count, lengthMetres: route.length,
@@ -346,9 +351,9 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   private func perform(
     _ step: GuidanceSession.Step, now: Date, eventsFirst: Bool, answering answered: RerouteRequestID? = nil
   ) {
-    if eventsFirst { step.events.forEach { report($0, now: now) } }
+    if eventsFirst { for event in step.events { report(event, now: now) } }
     for action in step.actions { act(action, now: now, answering: answered) }
-    if !eventsFirst { step.events.forEach { report($0, now: now) } }
+    if !eventsFirst { for event in step.events { report(event, now: now) } }
   }
 
   private func report(_ timed: TimedGuidanceEvent, now: Date) {
@@ -417,7 +422,8 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     case .retryScheduled(let at, let failure):
       noteReroute("\(failure.kind.rawValue): \(failure.detail); asking again at \(Self.iso(at))")
       context.announce(
-        "guidance.reroute_failed", "no new route (\(failure.detail)); asking again in \(Int((at.timeIntervalSince(now)).rounded())) s",
+        "guidance.reroute_failed",
+        "no new route (\(failure.detail)); asking again in \(Int((at.timeIntervalSince(now)).rounded())) s",
         priority: .warning, fields: LogFields(reason: failure.kind.rawValue),
         data: [
           "failure": .string(failure.kind.rawValue), "detail": .string(failure.detail), "permanent": .bool(false),
@@ -426,10 +432,12 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     case .gaveUp(let failure):
       noteReroute("gave up: \(failure.kind.rawValue): \(failure.detail)")
       context.announce(
-        "guidance.reroute_failed", "no new route (\(failure.detail)); waiting cannot fix this, so no more are asked for",
+        "guidance.reroute_failed",
+        "no new route (\(failure.detail)); waiting cannot fix this, so no more are asked for",
         priority: .warning, fields: LogFields(reason: failure.kind.rawValue),
         data: [
-          "failure": .string(failure.kind.rawValue), "detail": .string(failure.detail), "permanent": .bool(true), "at": at,
+          "failure": .string(failure.kind.rawValue), "detail": .string(failure.detail), "permanent": .bool(true),
+          "at": at,
         ], at: now)
     }
   }

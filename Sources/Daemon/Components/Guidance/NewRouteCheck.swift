@@ -30,7 +30,8 @@ public struct NewRouteCheck: Sendable, Hashable {
     let bearing = Self.initialBearing(of: route, over: firstStretch)
     let angle = GeographicDistance.angleBetween(bearing, course)
     if angle >= config.oppositeCourseDegrees {
-      return "the new route sets off at \(Int(bearing.rounded()))°, \(Int(angle.rounded()))° from the car's course \(Int(course.rounded()))°"
+      return
+        "the new route sets off at \(Int(bearing.rounded()))°, \(Int(angle.rounded()))° from the car's course \(Int(course.rounded()))°"
     }
     return nil
   }

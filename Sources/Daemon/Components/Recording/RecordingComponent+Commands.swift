@@ -122,7 +122,8 @@ extension RecordingComponent {
     case .noOpenShift: return ControlError(.conflict, error.description)
     case .shiftAlreadyEnded: return ControlError(.conflict, error.description)
     case .shiftNotFound: return ControlError(.notFound, error.description)
-    case .emptyTrack, .invalidSample, .invalidTime, .invalidSetting: return ControlError(.badArguments, error.description)
+    case .emptyTrack, .invalidSample, .invalidTime, .invalidSetting:
+      return ControlError(.badArguments, error.description)
     default: return ControlError(.failed, "the store failed: \(error.description)")
     }
   }

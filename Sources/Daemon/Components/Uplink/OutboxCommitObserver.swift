@@ -34,7 +34,8 @@ final class OutboxCommitObserver: StoreCommitObserver {
   func captureSessionBegan(
     _ id: CaptureSessionID, at startedAt: Date, shiftID: Int64?, reason: String
   ) throws(StoreError) {
-    try enqueue(.session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .start, at: startedAt, reason: reason)))
+    try enqueue(
+      .session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .start, at: startedAt, reason: reason)))
   }
 
   func captureSessionEnded(

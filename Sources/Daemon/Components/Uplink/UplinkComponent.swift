@@ -88,7 +88,8 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
       mailbox.post { bound.withValue { $0.latest = status } }
     }
     context.logger.info(
-      "uplink: publishing to \(uplink.host):\(uplink.port) under \(uplink.topicPrefix)", fields: LogFields(reason: "uplink"))
+      "uplink: publishing to \(uplink.host):\(uplink.port) under \(uplink.topicPrefix)",
+      fields: LogFields(reason: "uplink"))
   }
 
   public func tick(now: Date) {
@@ -149,7 +150,8 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   }
 
   private func logOverflow(_ overflow: OutboxOverflow) {
-    context?.announce("uplink.outbox_overflow", overflow.logLine, priority: .warning, fields: LogFields(reason: "uplink"))
+    context?.announce(
+      "uplink.outbox_overflow", overflow.logLine, priority: .warning, fields: LogFields(reason: "uplink"))
   }
 
   /// The dashboards' picture, at most once per `live_interval` (the service throttles too).
