@@ -129,7 +129,9 @@ public struct GPSDLogReplay {
   /// removes the temporary database. A store that failed is reported in
   /// `ReplayResult.storeFailure`. The replay is over: feed nothing more.
   public mutating func finish() -> ReplayResult {
-    _ = service.stopCapture(reason: "end of log")
+    for event in service.stopCapture(reason: "end of log") {
+      if case let .accepted(sample) = event { accepted.append(sample) }
+    }
     let (distance, failure) = sink.finish()
     return ReplayResult(
       lines: lines, skippedLines: skippedLines, statistics: service.statistics,

@@ -43,6 +43,8 @@ public struct CaptureService {
 
   /// The time of the last fix with a position in the current session (receiver's clock).
   private var lastFixTime: Date?
+  /// The instant being gathered from gpsd's reports, judged once a later one arrives.
+  private var pendingInstant: FixInstant?
   private let sink: any SampleSink
   private let makeSessionID: () -> CaptureSessionID
 
@@ -68,7 +70,8 @@ public struct CaptureService {
     isCapturing = true
   }
 
-  /// Stops capturing (shift ended, daemon stopping): the session, if any, ends.
+  /// Stops capturing (shift ended, daemon stopping): the instant still being gathered is
+  /// judged, and the session, if any, ends.
   public mutating func stopCapture(reason: String) -> [CaptureEvent] {
     var events: [CaptureEvent] = []
     endSession(.captureStopped(reason), into: &events)
@@ -149,15 +152,40 @@ public struct CaptureService {
     devicePath = path
   }
 
+  /// Judges the instant still being gathered if its last report arrived at or before
+  /// `arrival` (monotonic seconds, as passed to `receive`): a receiver that went quiet
+  /// must not keep its last fix unjudged until the session ends. Ending a session or
+  /// stopping capture judges it too.
+  public mutating func judgePendingInstant(arrivedBy arrival: Double = .infinity) -> [CaptureEvent] {
+    var events: [CaptureEvent] = []
+    if let pending = pendingInstant, pending.arrival <= arrival { judgePendingInstant(into: &events) }
+    return events
+  }
+
+  /// Whether an instant is being gathered (its verdict comes with the next report).
+  public var hasPendingInstant: Bool { pendingInstant != nil }
+
+  private mutating func judgePendingInstant(into events: inout [CaptureEvent]) {
+    guard let instant = pendingInstant else { return }
+    pendingInstant = nil
+    judge(instant.candidate, into: &events)
+  }
+
   private mutating func handleFix(
     _ tpv: GPSDTPV, arrival: Double, wallClock: Date?, into events: inout [CaptureEvent]
   ) {
-    statistics.received += 1
-    if let failure = storeFailure {
-      statistics.droppedWhileStoreFailing += 1
-      events.append(.dropped(failure))
+    if dropsWhileStoreFails(into: &events) { return }
+    let age = tpv.time.flatMap {
+      ageEstimator.age(ofFixAt: $0, arrival: arrival, synchronisedWallClock: wallClock)
+    }
+    if let time = tpv.time, time == pendingInstant?.time {
+      if tpv.hasPosition { lastFixTime = time }
+      pendingInstant?.merge(tpv, age: age, arrival: arrival)
       return
     }
+    // The instant before is complete: judged first, so that its session is its own.
+    judgePendingInstant(into: &events)
+    if dropsWhileStoreFails(into: &events) { return }
     if session == nil, tpv.hasPosition {
       let id = makeSessionID()
       session = id
@@ -168,10 +196,25 @@ public struct CaptureService {
       events.append(.sessionStarted(id, reason))
     }
     if tpv.hasPosition, let time = tpv.time { lastFixTime = time }
-    let age = tpv.time.flatMap {
-      ageEstimator.age(ofFixAt: $0, arrival: arrival, synchronisedWallClock: wallClock)
+    if tpv.time != nil, tpv.hasPosition {
+      pendingInstant = FixInstant(tpv, age: age, arrival: arrival)
+    } else {
+      judge(tpv.candidate(age: age), into: &events)
     }
-    switch filter.judge(tpv.candidate(age: age), session: session) {
+  }
+
+  /// While capture holds on a failed save, a fix is dropped unjudged (and counted).
+  private mutating func dropsWhileStoreFails(into events: inout [CaptureEvent]) -> Bool {
+    guard let failure = storeFailure else { return false }
+    statistics.received += 1
+    statistics.droppedWhileStoreFailing += 1
+    events.append(.dropped(failure))
+    return true
+  }
+
+  private mutating func judge(_ candidate: FixCandidate, into events: inout [CaptureEvent]) {
+    statistics.received += 1
+    switch filter.judge(candidate, session: session) {
     case let .rejected(reason):
       statistics.rejected[reason, default: 0] += 1
       events.append(.rejected(reason))
@@ -192,6 +235,13 @@ public struct CaptureService {
   public mutating func saveFailed(reason: String) -> [CaptureEvent] {
     var events: [CaptureEvent] = [.saveFailed(reason)]
     statistics.saveFailures += 1
+    // The store refused a write: the instant still being gathered is not tried on it.
+    if pendingInstant != nil {
+      pendingInstant = nil
+      statistics.received += 1
+      statistics.droppedWhileStoreFailing += 1
+      events.append(.dropped(reason))
+    }
     endSession(.saveFailed(reason), into: &events)
     filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
     if holdsAfterSaveFailure && isCapturing { storeFailure = reason }
@@ -208,6 +258,7 @@ public struct CaptureService {
   }
 
   private mutating func endSession(_ reason: SessionEndReason, into events: inout [CaptureEvent]) {
+    judgePendingInstant(into: &events)
     guard let id = session else { return }
     session = nil
     sink.captureSessionEnded(id, reason: reason, at: lastFixTime)

@@ -12,10 +12,18 @@ public struct RouteSample: Sendable, Hashable {
   public var course: Double?
   /// The capture session that recorded it; nil for a track imported from another logger.
   public var captureSessionID: CaptureSessionID?
+  /// A held sample: kept while the vehicle stood still, as evidence that capture went on
+  /// (a parked car is not a capture gap). The move to it is the receiver's wander, not
+  /// driving, so it adds no distance; the next position is measured from it.
+  public var isHeld: Bool
+  /// Whether `horizontalAccuracy` was assumed because the receiver reported no error
+  /// estimate (`RouteSampleFilter.Configuration.assumedAccuracy`).
+  public var isAccuracyAssumed: Bool
 
   public init(
     timestamp: Date, coordinate: GeoCoordinate, horizontalAccuracy: Double,
-    speed: Double? = nil, course: Double? = nil, captureSessionID: CaptureSessionID?
+    speed: Double? = nil, course: Double? = nil, captureSessionID: CaptureSessionID?,
+    isHeld: Bool = false, isAccuracyAssumed: Bool = false
   ) {
     self.timestamp = timestamp
     self.coordinate = coordinate
@@ -23,5 +31,7 @@ public struct RouteSample: Sendable, Hashable {
     self.speed = speed
     self.course = course
     self.captureSessionID = captureSessionID
+    self.isHeld = isHeld
+    self.isAccuracyAssumed = isAccuracyAssumed
   }
 }

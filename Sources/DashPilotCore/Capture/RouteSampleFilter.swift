@@ -1,66 +1,19 @@
 import FoundationEssentials
 
-/// Why a fix was not retained. Each reason is counted, so status can say what capture did.
-public enum SampleRejection: String, Sendable, Hashable, Codable, CaseIterable {
-  case noFix = "no_fix"
-  case invalidCoordinate = "invalid_coordinate"
-  case poorAccuracy = "poor_accuracy"
-  case noAccuracyEstimate = "no_accuracy_estimate"
-  case stale = "stale"
-  case futureTime = "future_time"
-  case outOfOrder = "out_of_order"
-  case implausibleSpeed = "implausible_speed"
-  case negligibleMovement = "negligible_movement"
-
-  /// A sentence fragment a person reads in status output.
-  public var explanation: String {
-    switch self {
-    case .noFix: "no 2D/3D fix"
-    case .invalidCoordinate: "invalid coordinate or time"
-    case .poorAccuracy: "accuracy worse than the limit"
-    case .noAccuracyEstimate: "no error estimate"
-    case .stale: "too old when it arrived"
-    case .futureTime: "dated ahead of the receiver's recent fixes"
-    case .outOfOrder: "timestamp repeats or precedes the last sample"
-    case .implausibleSpeed: "implausible speed"
-    case .negligibleMovement: "negligible movement"
-    }
-  }
-}
-
 /// The capture rules, applied once, when a fix arrives. The calculator never re-judges.
+///
+/// Besides the per-fix gates (fix, coordinate, accuracy, age, order), the filter decides
+/// what a fix says about movement, judged against the last retained sample (the
+/// reference) and against the receiver's own recent fixes (`MotionEvidence`):
+/// - an outlier (an implausible speed from the reference or from the previous fix) is
+///   rejected, and a streak of outliers that agree with each other is believed;
+/// - a fix within the receiver's own noise of the reference, reported standing still, or
+///   further from it than the receiver's reported speeds can explain, is not a move: it is
+///   rejected, except that once a minute it is kept as a held sample (`RouteSample.isHeld`),
+///   which shows capture went on and adds no distance;
+/// - anything else is a move, kept and measured.
 public struct RouteSampleFilter: Sendable {
-  public struct Configuration: Sendable, Hashable {
-    /// A fix whose horizontal error is worse than this is rejected.
-    public var maximumHorizontalAccuracy: Double = 100
-    /// A fix older than this when it arrives is rejected.
-    public var maximumAge: TimeInterval = 10
-    /// Speed implied from the last retained sample of the same session above which a fix
-    /// is implausible.
-    public var maximumImpliedSpeed: Double = 70
-    /// Movement under this from the last retained sample is negligible.
-    public var minimumMovement: Double = 5
-    /// A receiver reporting less than this speed (m/s), or, when it reports none, whose
-    /// implied speed since the last retained sample is less than this, is treated as
-    /// standing still ... Parked real receivers report speed noise of 1-1.7 m/s
-    /// (haicom-305N, navisys-gr701w in gpsd's regression logs), hence 2 m/s.
-    public var stationarySpeed: Double = 2.0
-    /// ... and its movement is negligible while it stays within this multiple of the larger
-    /// of its own error estimate and the last retained sample's: a parked receiver's
-    /// position wanders by more than `minimumMovement`, and that wander is not driving. Two
-    /// fixes each within their 95 % radius r of the truth can be up to 2r apart, hence 2.
-    /// Holding a moving vehicle costs almost nothing: the next kept sample is measured
-    /// from the last kept one, so only the bends of the held stretch are cut.
-    public var stationaryErrorFraction: Double = 2.0
-    /// Beyond this silence since the last retained sample the speed rule does not apply:
-    /// the measurement sees a gap there anyway, so the rule must not lock capture out.
-    public var maximumSampleInterval: TimeInterval = 120
-    /// After this many consecutive implausible fixes that agree with each other, the last
-    /// retained sample is the outlier and the latest fix is accepted.
-    public var implausibleStreakToTrust: Int = 3
-
-    public init() {}
-  }
+  public typealias Configuration = RouteSampleFilterConfiguration
 
   public enum Verdict: Sendable, Hashable {
     case accepted(RouteSample)
@@ -68,14 +21,19 @@ public struct RouteSampleFilter: Sendable {
   }
 
   public var configuration: Configuration
-  /// The last sample retained for the shift (any session).
+  /// The last sample retained for the shift (any session): the reference.
   public private(set) var lastRetained: RouteSample?
-  /// Implausible fixes in a row that agree with each other, newest last.
+  /// Outliers in a row that agree with each other, newest last.
   private var implausibleStreak: [RouteSample] = []
+  private var motion = MotionEvidence()
+  private var errorEstimates = ErrorEstimateEvidence()
+  /// The session the last fix judged belonged to.
+  private var judgedSession: CaptureSessionID?
 
   public init(configuration: Configuration = .init(), lastRetained: RouteSample? = nil) {
     self.configuration = configuration
     self.lastRetained = lastRetained
+    motion.reset(retained: lastRetained)
   }
 
   /// Starts judging against `sample` (the store's last row of the shift, or nil for a new
@@ -84,68 +42,146 @@ public struct RouteSampleFilter: Sendable {
   public mutating func reset(lastRetained sample: RouteSample?) {
     lastRetained = sample
     implausibleStreak = []
+    motion.reset(retained: sample)
   }
 
   /// Judges `fix` for the capture session `session`; an accepted fix becomes the last
   /// retained sample.
   public mutating func judge(_ fix: FixCandidate, session: CaptureSessionID?) -> Verdict {
-    guard fix.mode.hasFix else { return .rejected(.noFix) }
-    guard let time = fix.time, time.timeIntervalSince1970.isFinite, fix.coordinate.isValid
-    else { return .rejected(.invalidCoordinate) }
-    guard let accuracy = fix.horizontalAccuracy else { return .rejected(.noAccuracyEstimate) }
-    guard accuracy <= configuration.maximumHorizontalAccuracy else {
-      return .rejected(.poorAccuracy)
+    if session != judgedSession {
+      judgedSession = session
+      errorEstimates.reset()
     }
-    if let age = fix.age, age > configuration.maximumAge { return .rejected(.stale) }
-    // A fix dated ahead of what the receiver's recent fixes allow is a wrong date, not a
-    // fresh fix: kept, it would make every true fix after it look out of order.
-    if let age = fix.age, age < -configuration.maximumAge { return .rejected(.futureTime) }
-
-    let candidate = RouteSample(
-      timestamp: time, coordinate: fix.coordinate, horizontalAccuracy: accuracy,
-      speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
-      course: fix.course.flatMap { $0.isFinite ? GeographicDistance.normalizedDegrees($0) : nil },
-      captureSessionID: session)
-
+    let candidate: RouteSample
+    switch admit(fix, session: session) {
+    case .rejected(let reason): return .rejected(reason)
+    case .accepted(let admitted): candidate = admitted
+    }
     guard let last = lastRetained else { return accept(candidate) }
-    guard time > last.timestamp else { return .rejected(.outOfOrder) }
+    guard candidate.timestamp > last.timestamp else { return .rejected(.outOfOrder) }
+    // The first fix of a new session is kept wherever it is: it anchors the session, and
+    // the measurement sees a gap before it anyway.
+    guard last.captureSessionID == session else { return accept(candidate) }
 
     let distance = GeographicDistance.metres(from: last.coordinate, to: candidate.coordinate)
-    let interval = time.timeIntervalSince(last.timestamp)
-    let sameSession = last.captureSessionID == session
-    let continuous = sameSession && interval <= configuration.maximumSampleInterval
-
+    let interval = candidate.timestamp.timeIntervalSince(last.timestamp)
+    let continuous = interval <= configuration.maximumSampleInterval
     if continuous, distance / interval > configuration.maximumImpliedSpeed {
       if trustsStreak(ending: candidate) { return accept(candidate) }
       return .rejected(.implausibleSpeed)
     }
+    // A lone fix far from the one just before it (a signal bounced off a building) is an
+    // outlier however near the reference it is, and must not become the reference.
+    if motion.isJump(to: candidate, configuration: configuration) {
+      if !trustsStreak(ending: candidate) { return .rejected(.implausibleSpeed) }
+    }
     implausibleStreak = []
 
-    // The first fix of a new session is kept wherever it is: it anchors the session, and
-    // the measurement sees a gap before it anyway.
-    guard sameSession else { return accept(candidate) }
-    if distance < configuration.minimumMovement { return .rejected(.negligibleMovement) }
-    if isStandingStill(candidate, distance: distance, interval: interval),
-      distance < configuration.stationaryErrorFraction * max(accuracy, last.horizontalAccuracy)
+    let previous = motion.lastSeen
+    let speedIntegral = motion.integral(through: candidate)
+    motion.saw(candidate)
+    if let stillness = stillness(
+      of: candidate, distance: distance, interval: interval, previous: previous, speedIntegral: speedIntegral)
     {
-      return .rejected(.negligibleMovement)
+      if isHeldSampleDue(candidate, after: last, previous: previous) {
+        var held = candidate
+        held.isHeld = true
+        return accept(held)
+      }
+      return .rejected(stillness)
     }
     return accept(candidate)
   }
 
+  /// The per-fix gates: a fix, a position and time on Earth, an error estimate (or the
+  /// assumed one) within the limit, not stale, not dated ahead. Accepted here means only
+  /// that the fix is worth judging.
+  private mutating func admit(_ fix: FixCandidate, session: CaptureSessionID?) -> Verdict {
+    guard fix.mode.hasFix else { return .rejected(.noFix) }
+    guard let time = fix.time, time.timeIntervalSince1970.isFinite, fix.coordinate.isValid else {
+      return .rejected(.invalidCoordinate)
+    }
+    let accuracy: Double
+    let assumed: Bool
+    let mayAssume = errorEstimates.note(time: time, hasEstimate: fix.horizontalAccuracy != nil)
+    if let reported = fix.horizontalAccuracy {
+      (accuracy, assumed) = (reported, false)
+    } else if let assumedAccuracy = configuration.assumedAccuracy, mayAssume {
+      (accuracy, assumed) = (assumedAccuracy, true)
+    } else {
+      return .rejected(.noAccuracyEstimate)
+    }
+    guard accuracy <= configuration.maximumHorizontalAccuracy else { return .rejected(.poorAccuracy) }
+    if let age = fix.age, age > configuration.maximumAge { return .rejected(.stale) }
+    // A fix dated ahead of what the receiver's recent fixes allow is a wrong date, not a
+    // fresh fix: kept, it would make every true fix after it look out of order.
+    if let age = fix.age, age < -configuration.maximumAge { return .rejected(.futureTime) }
+    return .accepted(
+      RouteSample(
+        timestamp: time, coordinate: fix.coordinate, horizontalAccuracy: accuracy,
+        speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
+        course: fix.course.flatMap { $0.isFinite ? GeographicDistance.normalizedDegrees($0) : nil },
+        captureSessionID: session, isAccuracyAssumed: assumed))
+  }
+
+  /// Why `candidate`, `distance` metres from the reference, is not a move; nil when it is.
+  private func stillness(
+    of candidate: RouteSample, distance: Double, interval: TimeInterval, previous: RouteSample?,
+    speedIntegral: Double?
+  ) -> SampleRejection? {
+    if distance < configuration.minimumMovement { return .negligibleMovement }
+    // A parked receiver's position wanders by more than `minimumMovement`; while it says
+    // it stands still, a move within its current error is that wander. The current error
+    // is this fix's and the previous one's: an old reference's poor claim must not hold a
+    // slowly moving vehicle still once the fixes are good.
+    if isStandingStill(candidate, distance: distance, interval: interval) {
+      let currentError = max(candidate.horizontalAccuracy, previous?.horizontalAccuracy ?? 0)
+      if distance < configuration.stationaryErrorFraction * currentError { return .negligibleMovement }
+    }
+    // Further than the receiver's own speeds carried it, but within a few times the error
+    // estimates: the position estimate moved (a cold start settling, multipath), not the
+    // vehicle. Beyond that the positions are believed over the speeds (a receiver whose
+    // speed output is wrong).
+    let reference = max(candidate.horizontalAccuracy, lastRetained?.horizontalAccuracy ?? 0)
+    if let speedIntegral,
+      distance > speedIntegral * (1 + configuration.speedEvidenceFraction) + configuration.speedEvidenceMargin,
+      distance <= configuration.speedEvidenceErrorMultiple * reference
+    {
+      return .unconfirmedMovement
+    }
+    return nil
+  }
+
   /// Whether the fix says the receiver is still: its reported speed, or when it reports
-  /// none, the speed implied since the last retained sample. The hold applies however long
-  /// the receiver has been held (a parked car is held for hours), within one session.
-  private func isStandingStill(_ candidate: RouteSample, distance: Double, interval: TimeInterval)
-    -> Bool
-  {
+  /// none, the speed implied since the last retained sample.
+  private func isStandingStill(_ candidate: RouteSample, distance: Double, interval: TimeInterval) -> Bool {
     if let speed = candidate.speed { return speed < configuration.stationarySpeed }
     return distance / interval < configuration.stationarySpeed
+  }
+
+  /// A fix that is not a move is kept as a held sample once `heldSampleInterval` has
+  /// passed since the reference, so that a parked vehicle's stretch stays unbroken; only
+  /// one that agrees with the fix before it, so that one bad fix never becomes the
+  /// position the next move is measured from.
+  private func isHeldSampleDue(_ candidate: RouteSample, after reference: RouteSample, previous: RouteSample?)
+    -> Bool
+  {
+    guard candidate.timestamp.timeIntervalSince(reference.timestamp) >= configuration.heldSampleInterval else {
+      return false
+    }
+    guard let previous else { return true }
+    let apart = GeographicDistance.metres(from: previous.coordinate, to: candidate.coordinate)
+    let interval = candidate.timestamp.timeIntervalSince(previous.timestamp)
+    let carried = max(candidate.speed ?? 0, previous.speed ?? 0) * interval
+    return apart
+      <= carried + configuration.stationaryErrorFraction
+      * max(candidate.horizontalAccuracy, previous.horizontalAccuracy)
   }
 
   private mutating func accept(_ sample: RouteSample) -> Verdict {
     lastRetained = sample
     implausibleStreak = []
+    motion.reset(retained: sample)
     return .accepted(sample)
   }
 

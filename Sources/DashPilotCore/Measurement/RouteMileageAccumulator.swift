@@ -44,7 +44,11 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
     usablePositions += 1
     switch continuity(from: previous, to: sample) {
     case .recorded, .inferred:
-      metres += GeographicDistance.metres(from: previous.coordinate, to: sample.coordinate)
+      // A held sample continues the stretch (capture went on while the vehicle stood
+      // still) without distance: capture judged the move to it the receiver's wander.
+      if !sample.isHeld {
+        metres += GeographicDistance.metres(from: previous.coordinate, to: sample.coordinate)
+      }
       if !currentSegmentCounted {
         segments += 1
         currentSegmentCounted = true

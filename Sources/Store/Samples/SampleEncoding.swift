@@ -10,6 +10,8 @@ struct EncodedSample {
   var horizontalAccuracyCentimetres: Int64
   var speedCentimetresPerSecond: Int64?
   var courseCentidegrees: Int64?
+  var held: Bool
+  var accuracyAssumed: Bool
 
   /// About the year 5138 either side of 1970: beyond it is not a fix time.
   static let maximumAbsoluteSeconds: Double = 1e11
@@ -48,11 +50,14 @@ struct EncodedSample {
     courseCentidegrees = sample.course.map {
       Int64((GeographicDistance.normalizedDegrees($0) * 100).rounded()) % 36_000
     }
+    held = sample.isHeld
+    accuracyAssumed = sample.isAccuracyAssumed
   }
 
   init(
     fixTimeMilliseconds: Int64, latitudeE7: Int64, longitudeE7: Int64,
-    horizontalAccuracyCentimetres: Int64, speedCentimetresPerSecond: Int64?, courseCentidegrees: Int64?
+    horizontalAccuracyCentimetres: Int64, speedCentimetresPerSecond: Int64?, courseCentidegrees: Int64?,
+    held: Bool = false, accuracyAssumed: Bool = false
   ) {
     self.fixTimeMilliseconds = fixTimeMilliseconds
     self.latitudeE7 = latitudeE7
@@ -60,6 +65,8 @@ struct EncodedSample {
     self.horizontalAccuracyCentimetres = horizontalAccuracyCentimetres
     self.speedCentimetresPerSecond = speedCentimetresPerSecond
     self.courseCentidegrees = courseCentidegrees
+    self.held = held
+    self.accuracyAssumed = accuracyAssumed
   }
 
   /// The sample these columns hold.
@@ -70,7 +77,7 @@ struct EncodedSample {
       horizontalAccuracy: Double(horizontalAccuracyCentimetres) / 100,
       speed: speedCentimetresPerSecond.map { Double($0) / 100 },
       course: courseCentidegrees.map { Double($0) / 100 },
-      captureSessionID: session)
+      captureSessionID: session, isHeld: held, isAccuracyAssumed: accuracyAssumed)
   }
 
   static func date(milliseconds: Int64) -> Date {

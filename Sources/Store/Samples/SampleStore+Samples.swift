@@ -80,7 +80,10 @@ extension SampleStore {
   // MARK: - Rows
 
   static let sampleColumns =
-    "id, capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm, speed_cm_s, course_cdeg"
+    """
+    id, capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm, speed_cm_s, course_cdeg, \
+    held, accuracy_assumed
+    """
 
   static func encode(_ samples: [RouteSample]) throws(StoreError) -> [EncodedSample] {
     var encoded: [EncodedSample] = []
@@ -106,8 +109,8 @@ extension SampleStore {
     return try database.withStatement(
       """
       INSERT INTO samples (shift_id, capture_session, fix_time_ms, latitude_e7, longitude_e7,
-        horizontal_accuracy_cm, speed_cm_s, course_cdeg)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        horizontal_accuracy_cm, speed_cm_s, course_cdeg, held, accuracy_assumed)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """
     ) { (s) throws(StoreError) -> [Int64] in
       var ids: [Int64] = []
@@ -121,6 +124,8 @@ extension SampleStore {
         try s.bind(row.horizontalAccuracyCentimetres, at: 6)
         try s.bind(row.speedCentimetresPerSecond, at: 7)
         try s.bind(row.courseCentidegrees, at: 8)
+        try s.bind(Int64(row.held ? 1 : 0), at: 9)
+        try s.bind(Int64(row.accuracyAssumed ? 1 : 0), at: 10)
         try s.step()
         s.reset()
         ids.append(database.lastInsertRowID)
@@ -149,7 +154,7 @@ extension SampleStore {
     let columns = EncodedSample(
       fixTimeMilliseconds: s.int64(2), latitudeE7: s.int64(3), longitudeE7: s.int64(4),
       horizontalAccuracyCentimetres: s.int64(5), speedCentimetresPerSecond: s.optionalInt64(6),
-      courseCentidegrees: s.optionalInt64(7))
+      courseCentidegrees: s.optionalInt64(7), held: s.int64(8) != 0, accuracyAssumed: s.int64(9) != 0)
     return columns.routeSample(session: session)
   }
 

@@ -80,7 +80,19 @@ enum Schema {
           UPDATE shifts SET sample_count = sample_count + 1 WHERE id = NEW.shift_id;
         END
         """,
-      ])
+      ]),
+    // Held samples (a parked vehicle's evidence that capture went on: no distance) and
+    // samples whose accuracy was assumed (the receiver reported no error estimate). 0 and
+    // 1 take no bytes in a row beyond their type, so the flags cost a byte each.
+    Migration(
+      version: 2,
+      statements: [
+        "ALTER TABLE samples ADD COLUMN held INTEGER NOT NULL DEFAULT 0 CHECK (held IN (0, 1))",
+        """
+        ALTER TABLE samples ADD COLUMN accuracy_assumed INTEGER NOT NULL DEFAULT 0
+          CHECK (accuracy_assumed IN (0, 1))
+        """,
+      ]),
   ]
 
   /// The version this code writes and understands.
