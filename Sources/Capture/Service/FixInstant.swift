@@ -8,7 +8,8 @@ import GPSD
 /// computed from the last two positions where the sentence had none (position noise, not
 /// the receiver's Doppler speed). So capture judges an instant once, when a report of a
 /// later instant (or the end of the session) shows that nothing more will come for it,
-/// with every field the receiver gave: the last report's value, else an earlier one's.
+/// with every field the receiver gave: the last report's value, else an earlier one's,
+/// and the speed of the last report that came with a course.
 struct FixInstant: Sendable {
   private(set) var tpv: GPSDTPV
   /// The age `FixAgeEstimator` gave the latest report of the instant.
@@ -31,8 +32,8 @@ struct FixInstant: Sendable {
     merged.eph = later.eph ?? tpv.eph
     merged.epx = later.epx ?? tpv.epx
     merged.epy = later.epy ?? tpv.epy
-    merged.speed = later.speed ?? tpv.speed
     merged.track = later.track ?? tpv.track
+    merged.speed = later.speed ?? tpv.speed
     merged.device = later.device ?? tpv.device
     if !later.hasPosition, tpv.hasPosition {
       merged.mode = tpv.mode

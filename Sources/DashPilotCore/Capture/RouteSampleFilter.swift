@@ -26,6 +26,11 @@ public struct RouteSampleFilter: Sendable {
   /// Outliers in a row that agree with each other, newest last.
   private var implausibleStreak: [RouteSample] = []
   private var motion = MotionEvidence()
+  /// Distance the receiver's speeds covered within the current moving stretch that kept
+  /// moves did not use up (a chord is shorter than the bend it cuts). A move may use it, so
+  /// that over a stretch the kept moves never add up to more than the speeds: noise zigzags
+  /// a slow track, and each zig would otherwise add its own few metres.
+  private var speedCredit: Double
   private var errorEstimates = ErrorEstimateEvidence()
   /// The session the last fix judged belonged to.
   private var judgedSession: CaptureSessionID?
@@ -33,6 +38,7 @@ public struct RouteSampleFilter: Sendable {
   public init(configuration: Configuration = .init(), lastRetained: RouteSample? = nil) {
     self.configuration = configuration
     self.lastRetained = lastRetained
+    speedCredit = configuration.speedEvidenceMargin
     motion.reset(retained: lastRetained)
   }
 
@@ -42,6 +48,7 @@ public struct RouteSampleFilter: Sendable {
   public mutating func reset(lastRetained sample: RouteSample?) {
     lastRetained = sample
     implausibleStreak = []
+    speedCredit = configuration.speedEvidenceMargin
     motion.reset(retained: sample)
   }
 
@@ -61,7 +68,10 @@ public struct RouteSampleFilter: Sendable {
     guard candidate.timestamp > last.timestamp else { return .rejected(.outOfOrder) }
     // The first fix of a new session is kept wherever it is: it anchors the session, and
     // the measurement sees a gap before it anyway.
-    guard last.captureSessionID == session else { return accept(candidate) }
+    guard last.captureSessionID == session else {
+      speedCredit = configuration.speedEvidenceMargin
+      return accept(candidate)
+    }
 
     let distance = GeographicDistance.metres(from: last.coordinate, to: candidate.coordinate)
     let interval = candidate.timestamp.timeIntervalSince(last.timestamp)
@@ -86,11 +96,26 @@ public struct RouteSampleFilter: Sendable {
       if isHeldSampleDue(candidate, after: last, previous: previous) {
         var held = candidate
         held.isHeld = true
+        speedCredit = configuration.speedEvidenceMargin
         return accept(held)
       }
       return .rejected(stillness)
     }
+    if let speedIntegral, !speedsAreBroken(distance: distance, speedIntegral: speedIntegral, candidate: candidate) {
+      speedCredit = max(0, speedCredit + speedIntegral - distance)
+    } else {
+      speedCredit = configuration.speedEvidenceMargin
+    }
     return accept(candidate)
+  }
+
+  /// Whether the positions are believed over the speeds: they moved several times their
+  /// error estimates (see `speedEvidenceErrorMultiple`) while the speeds account for under a
+  /// quarter of it. A receiver whose speed output is wrong; a settling cold start or a
+  /// noisy track never gets that far ahead of its speeds.
+  private func speedsAreBroken(distance: Double, speedIntegral: Double, candidate: RouteSample) -> Bool {
+    let error = max(candidate.horizontalAccuracy, lastRetained?.horizontalAccuracy ?? 0)
+    return distance > configuration.speedEvidenceErrorMultiple * error
   }
 
   /// The per-fix gates: a fix, a position and time on Earth, an error estimate (or the
@@ -142,10 +167,8 @@ public struct RouteSampleFilter: Sendable {
     // estimates: the position estimate moved (a cold start settling, multipath), not the
     // vehicle. Beyond that the positions are believed over the speeds (a receiver whose
     // speed output is wrong).
-    let reference = max(candidate.horizontalAccuracy, lastRetained?.horizontalAccuracy ?? 0)
-    if let speedIntegral,
-      distance > speedIntegral * (1 + configuration.speedEvidenceFraction) + configuration.speedEvidenceMargin,
-      distance <= configuration.speedEvidenceErrorMultiple * reference
+    if let speedIntegral, distance > speedIntegral + speedCredit,
+      !speedsAreBroken(distance: distance, speedIntegral: speedIntegral, candidate: candidate)
     {
       return .unconfirmedMovement
     }

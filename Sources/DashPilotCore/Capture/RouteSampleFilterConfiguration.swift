@@ -31,13 +31,13 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// `speedEvidenceMargin` metres, is the position estimate moving (a cold start settling,
   /// a reflected signal), not the vehicle: it is not kept as a move. Doppler speed is far
   /// less noisy than position, and this keeps the recorded figure a floor.
-  public var speedEvidenceFraction: Double = 0.1
+  public var speedEvidenceFraction: Double = 0
   public var speedEvidenceMargin: Double = 5
   /// ... as long as the move is within this multiple of the error estimates (the larger of
   /// the fix's and the reference's): a cold start's first fixes can sit 100 m off while
   /// claiming 20 m. A longer move is believed over the speeds (a receiver whose speed
   /// output is wrong: bundg_zeus_9 in gpsd's logs reports 0.3 m/s while sailing at 3).
-  public var speedEvidenceErrorMultiple: Double = 6
+  public var speedEvidenceErrorMultiple: Double = 8
   /// While a vehicle stands still, a held sample is kept this often (seconds), so that a
   /// stop with the receiver reporting is one unbroken stretch, not a capture gap. Well
   /// inside `maximumSampleInterval`, so a missed fix or two does not break it.
