@@ -32,13 +32,15 @@ struct ReplayStoreTests {
     #expect(result.storeFailure == nil)
   }
 
-  @Test func theParkedCarsShiftOutlastsItsOnlySample() throws {
+  @Test func theParkedCarsShiftIsCoveredToItsEndByHeldSamples() throws {
     let result = try GPSDLogReplay.replay(contentsOf: DriveFixture.named("parked").json)
-    #expect(result.statistics.accepted == 1)
-    // 20 minutes held still after the one sample: the shift's end is uncovered.
-    #expect(result.distance.gaps == 1)
-    #expect(result.distance.isPartial)
-    #expect(!result.distance.isMeasured)
+    #expect(result.statistics.accepted == 20)
+    // 20 minutes held still: a held sample a minute covers the shift to its last fix, so
+    // neither the stop nor the shift's end is a gap.
+    #expect(result.distance.gaps == 0)
+    #expect(!result.distance.isPartial)
+    #expect(result.distance.isMeasured)
+    #expect(result.distance.metres == 0)
   }
 
   @Test func finishingTwiceGivesTheSameFigure() {

@@ -23,7 +23,8 @@ struct ReplayTests {
         error <= drive.toleranceFraction, "\(name): replay \(result.distance.metres) m, generator \(drive.metres) m")
     } else {
       #expect(result.distance.metres == 0)
-      #expect(!result.distance.isMeasured)
+      // A receiver parked and reporting is one unbroken stretch of nothing: measured.
+      #expect(result.distance.isMeasured == (drive.fixes > 0))
     }
     #expect(result.skippedLines == 0)
     #expect(result.statistics.received == drive.fixes + drive.secondsWithoutFix)
@@ -34,21 +35,26 @@ struct ReplayTests {
     #expect(result.statistics.rejected[.implausibleSpeed] == 2)
     // The first fix after the warm-up, the tunnel and the replug carries gpsd's no-fix DOP.
     #expect(result.statistics.rejected[.poorAccuracy] == 3)
-    #expect(result.distance.segments == 4)
+    #expect(result.distance.segments == 3)
     #expect(result.distance.isPartial)
-    // The parked stop held still: no sample in the seven minutes parked.
-    let times = result.samples.map(\.timestamp.timeIntervalSince1970)
-    let longest = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
-    #expect(longest > 420)
+    // The seven minutes parked are held still: a held sample a minute and nothing else,
+    // so the stop is one unbroken stretch with the drives either side.
+    let held = result.samples.filter(\.isHeld)
+    #expect(held.count == 7)
+    #expect(result.statistics.held == 7)
+    let times = held.map(\.timestamp.timeIntervalSince1970)
+    #expect(zip(times, times.dropFirst()).allSatisfy { (60...61).contains($1 - $0) })
   }
 
-  @Test func aParkedReceiverRecordsNothing() throws {
+  @Test func aParkedReceiverRecordsNothingInOneUnbrokenStretch() throws {
     let result = try Self.replay(DriveFixture.named("parked").json)
-    #expect(result.statistics.accepted == 1)
-    #expect(result.statistics.rejected[.negligibleMovement] == 1198)
-    #expect(
-      ReplayReport(result: result).quality.summary
-        == "No distance measured: no two positions were captured continuously")
+    // Its first fix, then a held sample a minute for twenty minutes.
+    #expect(result.statistics.accepted == 20)
+    #expect(result.statistics.held == 19)
+    #expect(result.statistics.rejected[.negligibleMovement] == 1179)
+    let quality = ReplayReport(result: result).quality
+    #expect(quality.summary == "0.0 mi recorded")
+    #expect(quality.details == ["1 unbroken stretch of capture", "No capture gaps detected"])
   }
 
   @Test func linesThatAreNotGPSDJSONAreSkippedAndCounted() {
@@ -86,7 +92,7 @@ struct ReplayTests {
       if second == 10 { lines.append(version) }
       let lat = 51.5 + Double(second) * 0.0001
       lines.append(
-        #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:\#(second < 10 ? "0" : "")\#(second).000Z","lat":\#(lat),"lon":-0.12,"eph":10,"speed":10}"#
+        #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:\#(second < 10 ? "0" : "")\#(second).000Z","lat":\#(lat),"lon":-0.12,"eph":10,"speed":11.12}"#
       )
     }
     for line in lines { replay.feed(line: line) }
@@ -115,7 +121,9 @@ struct ReplayTests {
     #expect(Set(input.keys) == ["lines", "skipped"])
     #expect(input["lines"] as? Int == result.lines)
     let samples = try #require(object["samples"] as? [String: Any])
-    #expect(Set(samples.keys) == ["received", "accepted", "rejected", "save_failures"])
+    #expect(Set(samples.keys) == ["received", "accepted", "held", "accuracy_assumed", "rejected", "save_failures"])
+    #expect(samples["held"] as? Int == 7)
+    #expect(samples["accuracy_assumed"] as? Int == 0)
     let rejected = try #require(samples["rejected"] as? [String: Int])
     #expect(Set(rejected.keys) == Set(SampleRejection.allCases.map(\.rawValue)))
     #expect(rejected["implausible_speed"] == 2)
@@ -124,7 +132,7 @@ struct ReplayTests {
       Set(distance.keys) == [
         "metres", "segments", "gaps", "usable_positions", "inferred_continuity", "measured", "partial",
       ])
-    #expect(distance["gaps"] as? Int == 3)
+    #expect(distance["gaps"] as? Int == 2)
     #expect(distance["partial"] as? Bool == true)
     #expect(distance["inferred_continuity"] as? Bool == false)
     #expect(object["capture_sessions"] as? Int == 2)
@@ -141,8 +149,8 @@ struct ReplayTests {
     #expect(
       Array(lines.prefix(4)) == [
         "7.0 mi recorded · partial route",
-        "4 unbroken stretches of capture",
-        "3 capture gaps",
+        "3 unbroken stretches of capture",
+        "2 capture gaps",
         "This is a partial route: capture was interrupted, so more was driven than was recorded.",
       ])
     #expect(lines.contains("  2 rejected: implausible speed"))

@@ -10,10 +10,10 @@ import Testing
     let file = try TemporaryStoreFile("migrate")
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 0)
-    #expect(store.openReport.schemaVersion == 1)
+    #expect(store.openReport.schemaVersion == 2)
     #expect(store.openReport.wasMigrated)
     #expect(store.openReport.movedAside == nil)
-    #expect(try store.database.scalarInt64("PRAGMA user_version") == 1)
+    #expect(try store.database.scalarInt64("PRAGMA user_version") == 2)
     let tables = try store.database.textColumn(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     #expect(tables == ["capture_sessions", "samples", "shifts"])
@@ -27,14 +27,43 @@ import Testing
     #expect(
       columns == [
         "id", "shift_id", "capture_session", "fix_time_ms", "latitude_e7", "longitude_e7",
-        "horizontal_accuracy_cm", "speed_cm_s", "course_cdeg",
+        "horizontal_accuracy_cm", "speed_cm_s", "course_cdeg", "held", "accuracy_assumed",
       ])
+  }
+
+  /// A file the previous release wrote (schema 1, before held samples) keeps every row,
+  /// each read as a position whose accuracy was reported, and measures as it did.
+  @Test func aSchemaOneFileGainsTheSampleFlagsAndKeepsItsRows() throws {
+    let file = try TemporaryStoreFile("schema-one")
+    do {
+      let old = try Database(path: file.path)
+      try old.writeTransaction("write schema 1") { () throws(StoreError) in
+        for statement in Schema.migrations[0].statements { try old.execute(statement) }
+        try old.execute("PRAGMA user_version = 1")
+        try old.execute("INSERT INTO shifts (started_at_ms, maximum_sample_interval) VALUES (1700000000000, 120)")
+        for i in 0..<3 {
+          try old.execute(
+            """
+            INSERT INTO samples (shift_id, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm)
+            VALUES (1, \(1_700_000_000_000 + i * 1000), \(515_000_000 + i * 1000), -1200000, 500)
+            """)
+        }
+      }
+    }
+    let store = try file.open()
+    #expect(store.openReport.foundSchemaVersion == 1)
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 2"])
+    let samples = try store.samples(ofShift: 1)
+    #expect(samples.count == 3)
+    #expect(samples.allSatisfy { !$0.isHeld && !$0.isAccuracyAssumed })
+    #expect(samples.map(\.coordinate.latitude) == [51.5, 51.5001, 51.5002])
+    #expect(try store.shift(id: 1)?.sampleCount == 3)
   }
 
   @Test func theMigrationIsReportedForTheLog() throws {
     let file = try TemporaryStoreFile("report")
     let store = try file.open()
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 1"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 2"])
   }
 
   @Test func aDatabaseThatCannotBeCreatedGivesATypedError() throws {
@@ -64,7 +93,7 @@ import Testing
       _ = try store.startShift(at: at(1_700_000_000))
     }
     let store = try file.open()
-    #expect(store.openReport.foundSchemaVersion == 1)
+    #expect(store.openReport.foundSchemaVersion == 2)
     #expect(!store.openReport.wasMigrated)
     #expect(store.openReport.messages.isEmpty)
     #expect(try store.shifts().map(\.id) == [1])
@@ -82,13 +111,13 @@ import Testing
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
     let namesBefore = try file.fileNames()
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 1)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 2)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
     #expect(try file.fileNames() == namesBefore)
-    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 1).description
-    #expect(message.contains("schema version 7, newer than the 1"))
+    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 2).description
+    #expect(message.contains("schema version 7, newer than the 2"))
     #expect(message.contains("left unchanged"))
   }
 
@@ -100,9 +129,9 @@ import Testing
     try newer.execute("PRAGMA wal_autocheckpoint = 0")
     try newer.execute("PRAGMA user_version = 3")
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
-    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 1))
+    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 2))
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 3, supported: 1)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 3, supported: 2)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)

@@ -19,7 +19,9 @@ public struct ReplayReport: Sendable {
 
   /// One JSON object:
   /// `{"input":{"lines","skipped"},"capture_sessions","samples":{"received","accepted",
-  /// "rejected":{reason: n}},"distance":{...},"summary","spoken"}`, and with a route
+  /// "held","accuracy_assumed","rejected":{reason: n}},"distance":{...},"summary","spoken"}`
+  /// (`held`: kept while the vehicle stood still; `accuracy_assumed`: kept with the assumed
+  /// accuracy of a receiver that reports no error estimate), and with a route
   /// `"guidance":{"mode","phase","events":[{"type","time","lateral_m"}]}` (`lateral_m` only on
   /// `off_route`, null when no part of the route was within the search). Every rejection
   /// reason is listed (zero included) so a reader can rely on the keys; `save_failures` is
@@ -35,6 +37,7 @@ public struct ReplayReport: Sendable {
       + "\"input\":{\"lines\":\(result.lines),\"skipped\":\(result.skippedLines)},"
       + "\"capture_sessions\":\(result.captureSessions),"
       + "\"samples\":{\"received\":\(statistics.received),\"accepted\":\(statistics.accepted),"
+      + "\"held\":\(statistics.held),\"accuracy_assumed\":\(statistics.accuracyAssumed),"
       + "\"rejected\":{\(rejected)},\"save_failures\":\(statistics.saveFailures)},"
       + "\"distance\":{\"metres\":\(JSONText.number(distance.metres)),"
       + "\"segments\":\(distance.segments),\"gaps\":\(distance.gaps),"
@@ -94,7 +97,11 @@ public struct ReplayReport: Sendable {
     lines.append("")
     lines.append(
       "\(count(result.captureSessions, "capture session")); "
-        + "\(statistics.received) fixes received, \(statistics.accepted) kept")
+        + "\(statistics.received) fixes received, \(statistics.accepted) kept"
+        + (statistics.held > 0 ? " (\(statistics.held) held while standing still)" : ""))
+    if statistics.accuracyAssumed > 0 {
+      lines.append("  accuracy assumed (receiver reports none) for \(statistics.accuracyAssumed) of them")
+    }
     for reason in SampleRejection.allCases {
       if let n = statistics.rejected[reason], n > 0 {
         lines.append("  \(n) rejected: \(reason.explanation)")

@@ -65,6 +65,9 @@ public enum CaptureEvent: Sendable, Hashable {
   case saveFailed(String)
   /// A fix dropped unjudged while capture holds on a failed save (the reason).
   case dropped(String)
+  /// The session's first kept sample whose accuracy was assumed (the receiver reports no
+  /// error estimate): said once a session, with the accuracy assumed in metres.
+  case accuracyAssumed(CaptureSessionID, metres: Double)
 }
 
 /// What capture did so far: fixes received while capturing, accepted (and kept), rejected
@@ -72,6 +75,10 @@ public enum CaptureEvent: Sendable, Hashable {
 public struct CaptureStatistics: Sendable, Hashable {
   public var received = 0
   public var accepted = 0
+  /// Of the accepted: held samples (the vehicle stood still), and samples whose accuracy
+  /// was assumed.
+  public var held = 0
+  public var accuracyAssumed = 0
   public var rejected: [SampleRejection: Int] = [:]
   public var saveFailures = 0
   /// Fixes dropped while capture held on a failed save (see `CaptureService.storeFailure`).

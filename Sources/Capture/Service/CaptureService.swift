@@ -45,6 +45,8 @@ public struct CaptureService {
   private var lastFixTime: Date?
   /// The instant being gathered from gpsd's reports, judged once a later one arrives.
   private var pendingInstant: FixInstant?
+  /// The session that was told its accuracy is assumed.
+  private var assumedAccuracySaidFor: CaptureSessionID?
   private let sink: any SampleSink
   private let makeSessionID: () -> CaptureSessionID
 
@@ -222,6 +224,14 @@ public struct CaptureService {
       do {
         try sink.save(sample)
         statistics.accepted += 1
+        if sample.isHeld { statistics.held += 1 }
+        if sample.isAccuracyAssumed {
+          statistics.accuracyAssumed += 1
+          if let session, assumedAccuracySaidFor != session {
+            assumedAccuracySaidFor = session
+            events.append(.accuracyAssumed(session, metres: sample.horizontalAccuracy))
+          }
+        }
         events.append(.accepted(sample))
       } catch {
         events += saveFailed(reason: String(describing: error))

@@ -14,15 +14,20 @@ public struct RouteDistance: Sendable, Hashable, Codable {
   /// Whether continuity between any two positions was inferred from timestamps because
   /// they carry no capture session (tracks imported from other loggers).
   public var usesInferredContinuity: Bool
+  /// Usable positions whose accuracy was assumed: their receiver reported no error
+  /// estimate, so capture judged them with `RouteSampleFilterConfiguration.assumedAccuracy`.
+  public var positionsWithAssumedAccuracy: Int
 
   public init(
-    metres: Double, segments: Int, gaps: Int, usablePositions: Int, usesInferredContinuity: Bool
+    metres: Double, segments: Int, gaps: Int, usablePositions: Int, usesInferredContinuity: Bool,
+    positionsWithAssumedAccuracy: Int = 0
   ) {
     self.metres = metres
     self.segments = segments
     self.gaps = gaps
     self.usablePositions = usablePositions
     self.usesInferredContinuity = usesInferredContinuity
+    self.positionsWithAssumedAccuracy = positionsWithAssumedAccuracy
   }
 
   public static let empty = RouteDistance(
@@ -34,6 +39,9 @@ public struct RouteDistance: Sendable, Hashable, Codable {
   /// Whether the figure is known to be less than the distance driven: gaps were seen, or
   /// continuity was inferred so gaps could not be seen.
   public var isPartial: Bool { gaps > 0 || usesInferredContinuity }
+
+  /// Whether any position's accuracy was assumed rather than reported.
+  public var usesAssumedAccuracy: Bool { positionsWithAssumedAccuracy > 0 }
 
   /// The distance in `unit`, the one place metres are converted.
   public func value(in unit: DistanceUnit) -> Double { metres / unit.metres }

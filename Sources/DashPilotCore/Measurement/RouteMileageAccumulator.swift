@@ -13,6 +13,7 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   public private(set) var gaps: Int = 0
   public private(set) var usablePositions: Int = 0
   public private(set) var usesInferredContinuity = false
+  public private(set) var positionsWithAssumedAccuracy: Int = 0
   /// The first and last positions consumed.
   public private(set) var first: RouteSample?
   public private(set) var last: RouteSample?
@@ -35,6 +36,7 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
     if let previous = last, sample.timestamp <= previous.timestamp { return }
     // A position with no session has no recorded continuity: every link to it is inferred.
     if sample.captureSessionID == nil { usesInferredContinuity = true }
+    if sample.isAccuracyAssumed { positionsWithAssumedAccuracy += 1 }
     guard let previous = last else {
       first = sample
       last = sample
@@ -77,7 +79,7 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   public func distance(covering window: DateInterval? = nil) -> RouteDistance {
     var result = RouteDistance(
       metres: metres, segments: segments, gaps: gaps, usablePositions: usablePositions,
-      usesInferredContinuity: usesInferredContinuity)
+      usesInferredContinuity: usesInferredContinuity, positionsWithAssumedAccuracy: positionsWithAssumedAccuracy)
     if let window, let first, let last {
       if first.timestamp.timeIntervalSince(window.start) > maximumSampleInterval { result.gaps += 1 }
       if window.end.timeIntervalSince(last.timestamp) > maximumSampleInterval { result.gaps += 1 }

@@ -36,11 +36,17 @@ public struct RouteQuality: Sendable, Hashable {
     kind == .measured ? distance.formatted(in: unit, separators: separators) : nil
   }
 
+  /// The marker beside a figure some of whose positions had their accuracy assumed.
+  public static let assumedAccuracyMarker = "· accuracy assumed"
+
   /// The one line beside a shift: "12.4 mi recorded · partial route", or which kind of
   /// nothing an unmeasurable route is.
   public var summary: String {
     guard let figure else { return unmeasurableSentence }
-    return distance.isPartial ? "\(figure) recorded \(Self.partialMarker)" : "\(figure) recorded"
+    var line = "\(figure) recorded"
+    if distance.isPartial { line += " \(Self.partialMarker)" }
+    if distance.usesAssumedAccuracy { line += " \(Self.assumedAccuracyMarker)" }
+    return line
   }
 
   /// The counts behind the figure; none for an unmeasurable route (no counts rather than
@@ -58,8 +64,11 @@ public struct RouteQuality: Sendable, Hashable {
 
   /// The sentences that qualify the figure on a detail screen.
   public var qualifyingSentences: [String] {
-    guard kind == .measured, distance.isPartial else { return [] }
-    return [Self.partialSentence]
+    guard kind == .measured else { return [] }
+    var sentences: [String] = []
+    if distance.isPartial { sentences.append(Self.partialSentence) }
+    if distance.usesAssumedAccuracy { sentences.append(Self.assumedAccuracySentence) }
+    return sentences
   }
 
   /// The bare spoken figure, units spelled out: "12.4 miles recorded". The detail screen
@@ -73,11 +82,13 @@ public struct RouteQuality: Sendable, Hashable {
   /// sentence, once.
   public var spoken: String {
     guard kind == .measured else { return unmeasurableSentence + "." }
-    return distance.isPartial ? "\(spokenMileage). \(Self.partialSentence)" : "\(spokenMileage)."
+    return (["\(spokenMileage)."] + qualifyingSentences).joined(separator: " ")
   }
 
   static let partialSentence =
     "This is a partial route: capture was interrupted, so more was driven than was recorded."
+  static let assumedAccuracySentence =
+    "The receiver reports no error estimate, so the accuracy of its positions was assumed."
   static let inferredSentence =
     "Continuity was inferred from timestamps, so capture gaps cannot be seen."
 

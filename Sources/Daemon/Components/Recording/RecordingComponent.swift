@@ -311,6 +311,12 @@ public final class RecordingComponent: DaemonComponent {
         if storeError != nil, recording?.sink.batch.pending.isEmpty == true { storeWorked() }
       case let .saveFailed(reason):
         storeFailed(reason, error: storeFailure, shiftID: shiftID)
+      case let .accuracyAssumed(id, metres):
+        context.announce(
+          "capture.accuracy_assumed",
+          "capture session \(id): the receiver reports no error estimate; its fixes are kept with an assumed accuracy of \(Int(metres.rounded())) m",
+          fields: LogFields(session: id.rawValue, shift: shiftID, reason: "no error estimate"),
+          data: ["accuracy_m": .number(metres)])
       case .rejected, .dropped:
         break
       }
