@@ -1,26 +1,30 @@
 import ControlProtocol
 import FoundationEssentials
+import PlatformSupport
 
-/// What the daemon hands its components: configuration, logging, the loop's mailbox, and
-/// the one call that tells both the journal and `events` followers that something
-/// happened. Loop thread only (use `bind` to carry a value to another thread and back).
+/// What the daemon hands its components: configuration, logging, the clocks, the loop's
+/// mailbox, and the one call that tells both the journal and `events` followers that
+/// something happened. Loop thread only (use `bind` to carry a value to another thread and back).
 public final class DaemonContext {
   public let configuration: DaemonConfiguration
   /// The configuration file read, nil when the built-in defaults were used.
   public let configurationFile: String?
   public let logger: any Logger
   public let notifier: any ServiceNotifier
+  /// The one set of clocks every component reads (tests hand in their own).
+  public let clock: LoopClock
   let loop: EventLoop
   var publishHandler: (ControlEvent) -> Void = { _ in }
 
   init(
     configuration: DaemonConfiguration, configurationFile: String?, logger: any Logger,
-    notifier: any ServiceNotifier, loop: EventLoop
+    notifier: any ServiceNotifier, loop: EventLoop, clock: LoopClock = LoopClock()
   ) {
     self.configuration = configuration
     self.configurationFile = configurationFile
     self.logger = logger
     self.notifier = notifier
+    self.clock = clock
     self.loop = loop
   }
 
@@ -38,14 +42,14 @@ public final class DaemonContext {
   /// event to every `events` follower. `type` is dotted, such as `capture.session_started`.
   public func announce(
     _ type: String, _ message: String, priority: LogPriority = .notice, fields: LogFields = .none,
-    data: [String: JSONValue] = [:], at time: Date = Date()
+    data: [String: JSONValue] = [:], at time: Date? = nil
   ) {
     logger.log(priority, message, fields: fields)
     var eventFields = data
     if let session = fields.session { eventFields["session"] = .string(session) }
     if let shift = fields.shift { eventFields["shift"] = .number(Double(shift)) }
     if let reason = fields.reason { eventFields["reason"] = .string(reason) }
-    publishHandler(ControlEvent(type: type, time: time, message: message, fields: eventFields))
+    publishHandler(ControlEvent(type: type, time: time ?? clock.now().wall, message: message, fields: eventFields))
   }
 
   /// Sets the one-line status systemd shows in `systemctl status dashpilotd`.

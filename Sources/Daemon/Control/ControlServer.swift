@@ -1,5 +1,6 @@
 import ControlProtocol
 import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc

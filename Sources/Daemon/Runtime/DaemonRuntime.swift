@@ -1,6 +1,7 @@
 import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -14,8 +15,7 @@ final class DaemonRuntime {
   private let components: [any DaemonComponent]
   private let handlers: [ControlCommand: any DaemonComponent]
   private let signals: SignalPipe
-  private let startedAt = Date()
-  private let startedMonotonic = MonotonicClock.now()
+  private let startedAt: ClockReading
   private var server: ControlServer?
   private var isStopping = false
   private var lastWatchdog = -Double.infinity
@@ -27,6 +27,7 @@ final class DaemonRuntime {
     self.loop = loop
     self.components = components
     self.signals = signals
+    startedAt = context.clock.now()
     var handlers: [ControlCommand: any DaemonComponent] = [:]
     for component in components {
       for command in component.commands {
@@ -67,7 +68,7 @@ final class DaemonRuntime {
     let wired = components.isEmpty ? "no components plugged in" : components.map(\.name).joined(separator: ", ")
     logger.notice("ready: answering on \(listener.path) (\(wired))")
     context.notifier.ready(status: "Answering on \(listener.path)")
-    feedWatchdogIfHealthy()
+    feedWatchdogIfHealthy(now: context.clock.now())
     loop.run()
   }
 
@@ -98,8 +99,8 @@ final class DaemonRuntime {
     let configuration = context.configuration
     var status = StatusResult(
       daemon: DaemonSection(
-        version: DashPilotVersion.string, pid: getpid(), startedAt: startedAt,
-        uptimeSeconds: ((MonotonicClock.now() - startedMonotonic) * 10).rounded() / 10,
+        version: DashPilotVersion.string, pid: getpid(), startedAt: startedAt.wall,
+        uptimeSeconds: ((context.clock.now().monotonic - startedAt.monotonic) * 10).rounded() / 10,
         socket: configuration.socketPath, config: context.configurationFile,
         state: isStopping ? "stopping" : "running", units: configuration.units.rawValue),
       gpsd: GPSDSection(address: configuration.gpsd.description),
@@ -114,16 +115,15 @@ final class DaemonRuntime {
   // MARK: - Timers and signals
 
   private func tick() {
-    let now = Date()
+    let now = context.clock.tick()
     for component in components { component.tick(now: now) }
-    feedWatchdogIfHealthy()
+    feedWatchdogIfHealthy(now: now)
   }
 
   /// WATCHDOG=1 means the loop turned and every component made progress; it is withheld
   /// (and systemd restarts the daemon) when one did not.
-  private func feedWatchdogIfHealthy() {
+  private func feedWatchdogIfHealthy(now: ClockReading) {
     guard let interval = context.notifier.watchdogInterval else { return }
-    let now = Date()
     if let stuck = components.first(where: { !$0.isMakingProgress(now: now) }) {
       if watchdogWithheldBy != stuck.name {
         logger.error(
@@ -136,9 +136,8 @@ final class DaemonRuntime {
       logger.notice("feeding the watchdog again: every component is making progress")
       watchdogWithheldBy = nil
     }
-    let monotonic = MonotonicClock.now()
-    guard monotonic - lastWatchdog >= min(interval / 3, 1) - 0.05 else { return }
-    lastWatchdog = monotonic
+    guard now.monotonic - lastWatchdog >= min(interval / 3, 1) - 0.05 else { return }
+    lastWatchdog = now.monotonic
     context.notifier.watchdog()
   }
 

@@ -14,7 +14,8 @@ import Routing
 /// component's own, one at a time, so requests never overlap; each answer comes back to the
 /// loop tagged with the route it was asked for (`generation`), so an answer for a route since
 /// cleared or replaced is dropped, and the coordinator's request ids discard an answer to a
-/// reroute the car no longer needs. Retries are driven by `tick(now:)`, the daemon's clock.
+/// reroute the car no longer needs. Retries are driven by `tick(now:)` on the daemon's
+/// monotonic clock (see `RerouteTimeBase`).
 ///
 /// Every engine event and every action goes to the journal and to `events` followers as a
 /// `guidance.*` event; announcements are also spoken through the configured speech command.
@@ -28,7 +29,6 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
 
   private let configuration: DaemonConfiguration
   private let language: Guidance.AnnouncementLanguage
-  private let clock: () -> Date
   private var provider: (any RouteProvider)?
   private var context: DaemonContext?
   private var worker: BlockingWorker?
@@ -69,15 +69,11 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   }
 
   /// `provider` replaces the one the configuration's routing keys describe (tests pass a
-  /// provider with a recording HTTP client); `clock` is the time answers are stamped with
-  /// (the tick passes its own).
-  public init(
-    configuration: DaemonConfiguration, provider: (any RouteProvider)? = nil, clock: @escaping () -> Date = Date.init
-  ) {
+  /// provider with a recording HTTP client). The clocks are the context's.
+  public init(configuration: DaemonConfiguration, provider: (any RouteProvider)? = nil) {
     self.configuration = configuration
     self.language = configuration.language.wording
     self.provider = provider
-    self.clock = clock
   }
 
   // MARK: - DaemonComponent
@@ -100,10 +96,10 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     worker = BlockingWorker(name: "dashpilot.routing", mailbox: context.mailbox)
   }
 
-  public func tick(now: Date) {
+  public func tick(now: ClockReading) {
     speaker?.reap()
     guard var drive else { return }
-    let step = drive.session.tick(now: now)
+    let step = drive.session.tick(now: now.rerouteTime)
     self.drive = drive
     perform(step, now: now, eventsFirst: false)
   }
@@ -139,11 +135,11 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   // MARK: - FixObserver
 
   public func observe(fix: GuidanceFix) {
+    guard let now = context?.clock.now() else { return }
     latestFix = fix
-    latestFixMonotonic = MonotonicClock.now()
+    latestFixMonotonic = now.monotonic
     guard var drive else { return }
-    let now = clock()
-    let step = drive.session.update(fix, now: now)
+    let step = drive.session.update(fix, now: now.rerouteTime)
     self.drive = drive
     perform(step, now: now, eventsFirst: true)
   }
@@ -219,7 +215,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
       "guidance.navigate_requested",
       "asking \(provider.name) for a \(mode.rawValue) route to \(Self.describe(request.destination))",
       priority: .info, data: Self.requestData(request))
-    let started = MonotonicClock.now()
+    let started = context.clock.now().monotonic
     let bound = context.bind(self)
     worker.run({ provider.route(for: request) }) { result in
       bound.withValue { $0.navigationAnswered(result, token: token, started: started) }
@@ -227,9 +223,9 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   }
 
   private func navigationAnswered(_ result: Result<PlannedRoute, RouteFailure>, token: Int, started: Double) {
-    guard let pending = pendingNavigation, pending.token == token else { return }
+    guard let pending = pendingNavigation, pending.token == token, let now = context?.clock.now() else { return }
     pendingNavigation = nil
-    let latency = Self.milliseconds(since: started)
+    let latency = Self.milliseconds(from: started, to: now)
     let request = pending.request
     let planned: PlannedRoute
     switch result {
@@ -298,9 +294,9 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     fields["points"] = .number(Double(newDrive.session.engine.route.points.count))
     fields["length_m"] = .number(Self.rounded(newDrive.session.engine.route.length))
     fields["destination"] = Self.json(newDrive.destination)
-    context?.announce(type, message, data: fields, at: clock())
-    guard let fix = latestFix, let seen = latestFixMonotonic,
-      MonotonicClock.now() - seen <= Self.freshFixAge
+    guard let now = context?.clock.now() else { return }
+    context?.announce(type, message, data: fields, at: now.wall)
+    guard let fix = latestFix, let seen = latestFixMonotonic, now.monotonic - seen <= Self.freshFixAge
     else { return }
     observe(fix: fix)
   }
@@ -309,18 +305,18 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
 
   private func dispatch(_ id: RerouteRequestID, _ request: RouteRequest) {
     guard let provider, let worker, let context, var drive else { return }
-    drive.requestStarted[id] = MonotonicClock.now()
+    let now = context.clock.now()
+    drive.requestStarted[id] = now.monotonic
     drive.lastReroute = nil
     self.drive = drive
     var data = Self.requestData(request)
     data["request"] = .string(id.description)
-    let now = clock()
-    data["at"] = .string(Self.iso(now))
+    data["at"] = .string(Self.iso(now.wall))
     context.announce(
       "guidance.reroute_requested",
       "asking \(provider.name) for a new \(request.mode.rawValue) route (\(id))"
         + (request.course.map { ", heading \(Int($0.rounded()))°" } ?? ", no trustworthy heading"),
-      data: data, at: now)
+      data: data, at: now.wall)
     let token = generation
     let bound = context.bind(self)
     worker.run({ provider.route(for: request) }) { result in
@@ -329,7 +325,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   }
 
   private func rerouteAnswered(_ result: Result<PlannedRoute, RouteFailure>, for id: RerouteRequestID, token: Int) {
-    guard token == generation, var drive else {
+    guard token == generation, var drive, let now = context?.clock.now() else {
       context?.logger.info("dropped the answer to \(id): its route is no longer followed")
       return
     }
@@ -340,8 +336,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     {
       checked = .failure(RouteFailure(.noRoute, "\(planned.provider): \(problem)"))
     }
-    let now = clock()
-    let step = drive.session.answer(checked, for: id, now: now)
+    let step = drive.session.answer(checked, for: id, now: now.rerouteTime)
     self.drive = drive
     perform(step, now: now, eventsFirst: false, answering: id)
   }
@@ -349,23 +344,25 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   // MARK: - Acting on a step
 
   private func perform(
-    _ step: GuidanceSession.Step, now: Date, eventsFirst: Bool, answering answered: RerouteRequestID? = nil
+    _ step: GuidanceSession.Step, now: ClockReading, eventsFirst: Bool, answering answered: RerouteRequestID? = nil
   ) {
     if eventsFirst { for event in step.events { report(event, now: now) } }
     for action in step.actions { act(action, now: now, answering: answered) }
     if !eventsFirst { for event in step.events { report(event, now: now) } }
   }
 
-  private func report(_ timed: TimedGuidanceEvent, now: Date) {
+  private func report(_ timed: TimedGuidanceEvent, now: ClockReading) {
     guard let context else { return }
-    var data: [String: JSONValue] = ["fix_time": .string(Self.iso(timed.timestamp)), "at": .string(Self.iso(now))]
+    var data: [String: JSONValue] = [
+      "fix_time": .string(Self.iso(timed.timestamp)), "at": .string(Self.iso(now.wall)),
+    ]
     let message: String
     var priority = LogPriority.notice
     switch timed.event {
     case .joined:
       message = "joined the route"
     case .offRoute(let lateral):
-      drive?.departedAt = MonotonicClock.now()
+      drive?.departedAt = now.monotonic
       data["lateral_m"] = lateral.isFinite ? .number(Self.rounded(lateral)) : .null
       message = lateral.isFinite ? "off route: \(Self.metres(lateral)) from it" : "off route: nowhere near it"
     case .backOnRoute:
@@ -378,18 +375,19 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     case .arrived:
       message = "arrived at the end of the route"
     }
-    context.announce("guidance.\(timed.event.name)", message, priority: priority, data: data, at: now)
+    context.announce("guidance.\(timed.event.name)", message, priority: priority, data: data, at: now.wall)
   }
 
-  private func act(_ action: RerouteAction, now: Date, answering answered: RerouteRequestID?) {
+  private func act(_ action: RerouteAction, now: ClockReading, answering answered: RerouteRequestID?) {
     guard let context else { return }
-    let at: JSONValue = .string(Self.iso(now))
+    let at: JSONValue = .string(Self.iso(now.wall))
     switch action {
     case .announce(let announcement):
       let text = announcement.text(for: language)
       context.announce(
         "guidance.announcement", text,
-        data: ["kind": .string(announcement.kind.rawValue), "language": .string(language.rawValue), "at": at], at: now)
+        data: ["kind": .string(announcement.kind.rawValue), "language": .string(language.rawValue), "at": at],
+        at: now.wall)
       speaker?.speak(text)
     case .requestRoute(let id, let request):
       dispatch(id, request)
@@ -397,11 +395,11 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
       noteReroute("cancelled: the car came back to the route")
       context.announce(
         "guidance.reroute_cancelled", "\(id) is no longer needed: back on the route; its answer will be discarded",
-        data: ["request": .string(id.description), "at": at], at: now)
+        data: ["request": .string(id.description), "at": at], at: now.wall)
     case .discarded(let id):
       context.announce(
         "guidance.reroute_discarded", "discarded the late answer to \(id)", priority: .info,
-        data: ["request": .string(id.description), "at": at], at: now)
+        data: ["request": .string(id.description), "at": at], at: now.wall)
     case .installRoute(let route, _):
       var data: [String: JSONValue] = [
         "points": .number(Double(route.points.count)), "length_m": .number(Self.rounded(route.length)),
@@ -410,25 +408,26 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
       ]
       if let answered, let started = drive?.requestStarted[answered] {
         data["request"] = .string(answered.description)
-        data["latency_ms"] = .number(Self.milliseconds(since: started))
+        data["latency_ms"] = .number(Self.milliseconds(from: started, to: now))
       }
       if let departed = drive?.departedAt {
-        data["since_off_route_ms"] = .number(Self.milliseconds(since: departed))
+        data["since_off_route_ms"] = .number(Self.milliseconds(from: departed, to: now))
       }
       noteReroute("new route installed: \(Self.metres(route.length))")
       context.announce(
         "guidance.rerouted", "following a new route (\(route.points.count) points, \(Self.metres(route.length)))",
-        data: data, at: now)
-    case .retryScheduled(let at, let failure):
-      noteReroute("\(failure.kind.rawValue): \(failure.detail); asking again at \(Self.iso(at))")
+        data: data, at: now.wall)
+    case .retryScheduled(let due, let failure):
+      let retryAt = now.wallTime(ofRerouteTime: due)
+      noteReroute("\(failure.kind.rawValue): \(failure.detail); asking again at \(Self.iso(retryAt))")
       context.announce(
         "guidance.reroute_failed",
-        "no new route (\(failure.detail)); asking again in \(Int((at.timeIntervalSince(now)).rounded())) s",
+        "no new route (\(failure.detail)); asking again in \(Int((due.timeIntervalSince(now.rerouteTime)).rounded())) s",
         priority: .warning, fields: LogFields(reason: failure.kind.rawValue),
         data: [
           "failure": .string(failure.kind.rawValue), "detail": .string(failure.detail), "permanent": .bool(false),
-          "retry_at": .string(Self.iso(at)), "at": .string(Self.iso(now)),
-        ], at: now)
+          "retry_at": .string(Self.iso(retryAt)), "at": at,
+        ], at: now.wall)
     case .gaveUp(let failure):
       noteReroute("gave up: \(failure.kind.rawValue): \(failure.detail)")
       context.announce(
@@ -438,7 +437,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
         data: [
           "failure": .string(failure.kind.rawValue), "detail": .string(failure.detail), "permanent": .bool(true),
           "at": at,
-        ], at: now)
+        ], at: now.wall)
     }
   }
 
@@ -458,7 +457,9 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
 
   static func metres(_ value: Double) -> String { "\(Int(value.rounded())) m" }
   static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
-  static func milliseconds(since started: Double) -> Double { rounded((MonotonicClock.now() - started) * 1000) }
+  static func milliseconds(from started: Double, to now: ClockReading) -> Double {
+    rounded((now.monotonic - started) * 1000)
+  }
 
   static func describe(_ coordinate: GeoCoordinate) -> String {
     "\(coordinate.latitude.fixedPoint(decimals: 6)),\(coordinate.longitude.fixedPoint(decimals: 6))"

@@ -2,6 +2,7 @@ import Capture
 import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
+import PlatformSupport
 import Store
 
 extension RecordingComponent {
@@ -33,9 +34,10 @@ extension RecordingComponent {
 
   /// Opens a shift now and starts capturing into it (`shift start`).
   func startShift(_ store: SampleStore) throws -> ShiftSummary {
-    let stamp = shiftStartStamp()
+    let now = context?.clock.now() ?? LoopClock().now()
+    let stamp = shiftStartStamp(now: now)
     let shift = try store.startShift(at: stamp, maximumSampleInterval: configuration.maximumSampleInterval)
-    noteShiftStarted(shift.id, at: stamp)
+    noteShiftStarted(shift.id, at: stamp, now: now)
     try beginCapture(shiftID: shift.id)
     context?.announce(
       "shift.started", "shift \(shift.id) started; capture is on", fields: LogFields(shift: shift.id))
@@ -50,11 +52,12 @@ extension RecordingComponent {
   /// window (`shift end`).
   func endShift(_ store: SampleStore) throws -> ShiftSummary {
     guard let open = try store.openShift() else { throw StoreError.noOpenShift }
+    let now = context?.clock.now() ?? LoopClock().now()
     if let current = recording {
-      endCapture(current, reason: "shift ended")
+      endCapture(current, reason: "shift ended", now: now)
       recording = nil
     }
-    let ended = try store.endShift(open.id, at: shiftEndStamp())
+    let ended = try store.endShift(open.id, at: shiftEndStamp(now: now))
     let summary = figure.summary(of: ended.shift, distance: try store.recordedDistance(ofShift: ended.id))
     context?.announce(
       "shift.ended", "shift \(ended.id) ended: \(summary.summary)", fields: LogFields(shift: ended.id),

@@ -4,6 +4,7 @@ import DashPilotCore
 import FoundationEssentials
 import GPSD
 import Guidance
+import PlatformSupport
 import Store
 
 /// Records shifts: reads gpsd (`GPSDSource`, on its own thread), judges fixes and groups
@@ -36,10 +37,6 @@ public final class RecordingComponent: DaemonComponent {
   let batchPolicy: SampleBatchPolicy
   let figure: ShiftFigure
   private let makeSessionID: () -> CaptureSessionID
-  private let synchronisedWallClock: () -> Date?
-  /// Seconds on a clock that never steps (the store retry's back-off must not wait years
-  /// because the wall clock was stepped back).
-  private let monotonicClock: () -> TimeInterval
 
   var context: DaemonContext?
   var store: SampleStore?
@@ -71,26 +68,22 @@ public final class RecordingComponent: DaemonComponent {
   /// short failure look five minutes old, nor a long one new.
   private var storeFailingSince: TimeInterval?
   private var storeFailureCurable = true
-  private var lastTick: Date?
+  /// When (monotonic) the last tick ran.
+  private var lastTick: TimeInterval?
   /// While capture holds on a failed save: when (monotonic) to try the store again, and
   /// the wait after that if it still fails.
   private var storeRetry: (due: TimeInterval, interval: TimeInterval)?
 
-  /// `makeSessionID`, `synchronisedWallClock` and `monotonicClock` are seams for tests; the
-  /// daemon uses random UUIDs, the kernel's word on clock synchronisation and the system's
-  /// uptime.
+  /// `makeSessionID` is a seam for tests; the daemon uses random UUIDs. The clocks are the
+  /// context's.
   public init(
     configuration: DaemonConfiguration, batchPolicy: SampleBatchPolicy = SampleBatchPolicy(),
-    makeSessionID: @escaping () -> CaptureSessionID = { CaptureSessionID(UUID().uuidString.lowercased()) },
-    synchronisedWallClock: @escaping () -> Date? = { WallClockSynchronisation.isSynchronised() ? Date() : nil },
-    monotonicClock: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
+    makeSessionID: @escaping () -> CaptureSessionID = { CaptureSessionID(UUID().uuidString.lowercased()) }
   ) {
     self.configuration = configuration
     self.batchPolicy = batchPolicy
     self.figure = ShiftFigure(unit: configuration.units)
     self.makeSessionID = makeSessionID
-    self.synchronisedWallClock = synchronisedWallClock
-    self.monotonicClock = monotonicClock
   }
 
   /// Registers a component told of every fix and every accepted sample (guidance). Call
@@ -110,7 +103,7 @@ public final class RecordingComponent: DaemonComponent {
 
   public func start(context: DaemonContext) throws {
     self.context = context
-    let now = Date()
+    let now = context.clock.now().wall
     let store = try SampleStore(path: configuration.databasePath, now: now)
     self.store = store
     for handler in storeOpenedHandlers { try handler(store) }
@@ -147,28 +140,27 @@ public final class RecordingComponent: DaemonComponent {
     source.start()
   }
 
-  public func tick(now: Date) {
-    lastTick = now
+  public func tick(now: ClockReading) {
+    lastTick = now.monotonic
     guard var current = recording else { return }
     do {
       if try current.sink.flushIfDue() > 0 { storeWorked() }
     } catch {
       let outcomes = current.capture.saveFailed(reason: error.description)
       recording = current
-      report(outcomes, shiftID: current.shiftID, storeFailure: error.error)
+      report(outcomes, shiftID: current.shiftID, now: now, storeFailure: error.error)
     }
-    retryStoreIfDue()
+    retryStoreIfDue(now: now.monotonic)
   }
 
   /// While capture holds on a failed save, tries the store again when the back-off says
   /// so: one real write (`StoreSampleSink.retryAfterFailure`). Success ends the hold, and
   /// the next fix begins one new session; failure doubles the wait.
-  private func retryStoreIfDue() {
+  private func retryStoreIfDue(now: TimeInterval) {
     guard var current = recording, current.capture.storeFailure != nil else {
       storeRetry = nil
       return
     }
-    let now = monotonicClock()
     let retry = storeRetry ?? (due: now + Self.firstStoreRetry, interval: Self.firstStoreRetry)
     guard now >= retry.due else {
       storeRetry = retry
@@ -187,10 +179,10 @@ public final class RecordingComponent: DaemonComponent {
     storeWorked()
   }
 
-  public func isMakingProgress(now: Date) -> Bool {
-    if let lastTick, now.timeIntervalSince(lastTick) > 10 { return false }
+  public func isMakingProgress(now: ClockReading) -> Bool {
+    if let lastTick, now.monotonic - lastTick > 10 { return false }
     if let since = storeFailingSince, storeFailureCurable,
-      monotonicClock() - since > Self.failingStoreLimit
+      now.monotonic - since > Self.failingStoreLimit
     {
       return false
     }
@@ -198,8 +190,8 @@ public final class RecordingComponent: DaemonComponent {
   }
 
   public func stop() {
-    if let current = recording {
-      endCapture(current, reason: "daemon stopping")
+    if let current = recording, let now = context?.clock.now() {
+      endCapture(current, reason: "daemon stopping", now: now)
       recording = nil
     }
     if let source, !source.stop(timeout: 5) {
@@ -215,11 +207,11 @@ public final class RecordingComponent: DaemonComponent {
     if case let .report(.tpv(tpv), _) = event, let fix = GuidanceFix(tpv) {
       for observer in observers { observer.observe(fix: fix) }
     }
-    guard var current = recording else { return }
+    guard var current = recording, let now = context?.clock.now() else { return }
     let before = current.capture.statistics
-    let outcomes = current.capture.handle(event, synchronisedWallClock: synchronisedWallClock())
+    let outcomes = current.capture.handle(event, synchronisedWallClock: now.synchronisedWall)
     recording = current
-    report(outcomes, shiftID: current.shiftID, statisticsBefore: before)
+    report(outcomes, shiftID: current.shiftID, now: now, statisticsBefore: before)
   }
 
   private func noteConnection(_ change: GPSDStatus.ConnectionChange?) {
@@ -258,8 +250,11 @@ public final class RecordingComponent: DaemonComponent {
 
   /// Starts capturing into shift `shiftID` with a fresh sink and service.
   func beginCapture(shiftID: Int64) throws {
-    guard let store else { return }
-    let sink = StoreSampleSink(batch: SampleBatch(store: store, shiftID: shiftID, policy: batchPolicy), now: Date.init)
+    guard let store, let clock = context?.clock else { return }
+    // The batch's one-second age is judged on the wall clock, as the session records it
+    // dates are; `SampleBatchPolicy` writes at once when that clock has stepped back.
+    let sink = StoreSampleSink(
+      batch: SampleBatch(store: store, shiftID: shiftID, policy: batchPolicy), now: { clock.now().wall })
     var capture = CaptureService(
       sink: sink, filter: RouteSampleFilter(configuration: configuration.filter), holdsAfterSaveFailure: true,
       makeSessionID: makeSessionID)
@@ -271,28 +266,30 @@ public final class RecordingComponent: DaemonComponent {
   }
 
   /// Writes what is pending and ends the session (shift end, daemon stopping).
-  func endCapture(_ current: Recording, reason: String) {
+  func endCapture(_ current: Recording, reason: String, now: ClockReading) {
     var current = current
     do {
       try current.sink.flush()
     } catch {
-      report(current.capture.saveFailed(reason: error.description), shiftID: current.shiftID, storeFailure: error.error)
+      report(
+        current.capture.saveFailed(reason: error.description), shiftID: current.shiftID, now: now,
+        storeFailure: error.error)
     }
-    report(current.capture.stopCapture(reason: reason), shiftID: current.shiftID)
+    report(current.capture.stopCapture(reason: reason), shiftID: current.shiftID, now: now)
   }
 
   /// Journal lines, events and observers for what capture did.
   /// `statisticsBefore` is capture's tally before the input that led to `outcomes`: a
   /// session's counts start with the fix that started it.
   func report(
-    _ outcomes: [CaptureEvent], shiftID: Int64, storeFailure: StoreError? = nil,
+    _ outcomes: [CaptureEvent], shiftID: Int64, now: ClockReading, storeFailure: StoreError? = nil,
     statisticsBefore: CaptureStatistics? = nil
   ) {
     guard let context else { return }
     for outcome in outcomes {
       switch outcome {
       case let .sessionStarted(id, reason):
-        sessionStartedAt = Date()
+        sessionStartedAt = now.wall
         countedFrom = statisticsBefore ?? recording?.capture.statistics ?? CaptureStatistics()
         context.announce(
           "capture.session_started", "capture session \(id) started for shift \(shiftID): \(reason)",
@@ -306,11 +303,11 @@ public final class RecordingComponent: DaemonComponent {
           fields: LogFields(session: id.rawValue, shift: shiftID, reason: reason.description))
       case let .accepted(sample):
         for observer in observers { observer.observe(accepted: sample) }
-        redateProvisionalStart(keeping: sample, shiftID: shiftID)
+        redateProvisionalStart(keeping: sample, shiftID: shiftID, monotonic: now.monotonic)
         // Nothing left pending after a kept sample: its batch was just written.
         if storeError != nil, recording?.sink.batch.pending.isEmpty == true { storeWorked() }
       case let .saveFailed(reason):
-        storeFailed(reason, error: storeFailure, shiftID: shiftID)
+        storeFailed(reason, error: storeFailure, shiftID: shiftID, monotonic: now.monotonic)
       case .rejected, .dropped:
         break
       }
@@ -318,8 +315,8 @@ public final class RecordingComponent: DaemonComponent {
   }
 
   /// The first kept fix of a shift started before any fix checks the wall clock's stamp.
-  private func redateProvisionalStart(keeping sample: RouteSample, shiftID: Int64) {
-    guard let correction = shiftClock.kept(fixAt: sample.timestamp, monotonic: monotonicClock(), shiftID: shiftID),
+  private func redateProvisionalStart(keeping sample: RouteSample, shiftID: Int64, monotonic: TimeInterval) {
+    guard let correction = shiftClock.kept(fixAt: sample.timestamp, monotonic: monotonic, shiftID: shiftID),
       let store
     else { return }
     do {
@@ -333,18 +330,18 @@ public final class RecordingComponent: DaemonComponent {
   }
 
   /// Now on the receiver's clock if a fix has been kept, else the wall clock.
-  func shiftStartStamp() -> Date { shiftClock.startStamp(wall: Date(), monotonic: monotonicClock()) }
-  func shiftEndStamp() -> Date { shiftClock.endStamp(wall: Date(), monotonic: monotonicClock()) }
-  func noteShiftStarted(_ id: Int64, at stamp: Date) {
-    shiftClock.shiftStarted(id, stamped: stamp, monotonic: monotonicClock())
+  func shiftStartStamp(now: ClockReading) -> Date { shiftClock.startStamp(wall: now.wall, monotonic: now.monotonic) }
+  func shiftEndStamp(now: ClockReading) -> Date { shiftClock.endStamp(wall: now.wall, monotonic: now.monotonic) }
+  func noteShiftStarted(_ id: Int64, at stamp: Date, now: ClockReading) {
+    shiftClock.shiftStarted(id, stamped: stamp, monotonic: now.monotonic)
   }
 
   // MARK: - Store health
 
   /// A write failed: one journal line when the store goes from working to failing (or
   /// the error changes), not one a second while the disk stays full.
-  func storeFailed(_ reason: String, error: StoreError?, shiftID: Int64?) {
-    if storeFailingSince == nil { storeFailingSince = monotonicClock() }
+  func storeFailed(_ reason: String, error: StoreError?, shiftID: Int64?, monotonic: TimeInterval) {
+    if storeFailingSince == nil { storeFailingSince = monotonic }
     if case .diskFull? = error { storeFailureCurable = false } else { storeFailureCurable = true }
     guard storeError != reason else { return }
     storeError = reason
