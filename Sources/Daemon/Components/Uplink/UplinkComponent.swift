@@ -152,8 +152,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   }
 
   private func logOverflow(_ overflow: OutboxOverflow) {
-    context?.announce(
-      "uplink.outbox_overflow", overflow.logLine, priority: .warning, fields: LogFields(reason: "uplink"))
+    context?.announce(.uplinkOutboxOverflow, overflow.logLine, priority: .warning)
   }
 
   /// The dashboards' picture, at most once per `live_interval` (the service throttles too).
