@@ -57,7 +57,7 @@ let package = Package(
     // time into the store, killed with SIGKILL at random points.
     .executableTarget(
       name: "dashpilot-capture-child",
-      dependencies: ["Capture", "Store", "GPSD", "DashPilotCore", "TestSupport"]),
+      dependencies: ["Capture", "Store", "GPSD", "DashPilotCore", "PlatformSupport", "TestSupport"]),
     // libFuzzer on the control request parser (`make fuzz`); without -sanitize=fuzzer it
     // checks files, so a plain build builds it too.
     .executableTarget(name: "dashpilot-fuzz-request", dependencies: ["ControlProtocol"]),

@@ -19,6 +19,7 @@ import Capture
 import DashPilotCore
 import Foundation
 import GPSD
+import PlatformSupport
 import Store
 import TestSupport
 

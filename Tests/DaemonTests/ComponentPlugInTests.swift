@@ -60,7 +60,7 @@ final class ExampleShiftComponent: DaemonComponent, @unchecked Sendable {
             summary: "No distance measured: no usable position was recorded", details: [],
             spoken: "No distance measured: no usable position was recorded.")
           component.openShift = shift
-          component.context?.announce("shift.started", "shift \(id) started", fields: LogFields(shift: id))
+          component.context?.announce(.shiftStarted(.init(shift: id)), "shift \(id) started")
           responder.succeed(shift)
         }
       }

@@ -205,6 +205,6 @@ struct RecordingComponentTests {
     let live = try #require(recovered.shift?.distance)
     #expect(live.segments == 2)
     #expect(live.gaps == 1)
-    #expect(harness.component.isMakingProgress(now: Date()))
+    #expect(harness.component.isMakingProgress(now: harness.clock.now()))
   }
 }

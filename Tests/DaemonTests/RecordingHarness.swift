@@ -3,6 +3,7 @@ import DashPilotCore
 import Foundation
 import GPSD
 import Guidance
+import PlatformSupport
 import Store
 import Synchronization
 import TestSupport
@@ -47,6 +48,9 @@ final class RecordingHarness {
   /// The component's monotonic clock, in seconds: the test moves it (the store retry's
   /// back-off runs on it).
   let monotonic = SteppedClock()
+  /// The context's clocks: the real wall clock, the stepped monotonic one, and a wall clock
+  /// never synchronised.
+  let clock: LoopClock
 
   init(directory: URL? = nil, sessionPrefix: String = "s") throws {
     let directory = try directory ?? TestPaths.temporaryDirectory("recording")
@@ -65,11 +69,13 @@ final class RecordingHarness {
           return $0
         }
         return CaptureSessionID("\(sessionPrefix)\(n)")
-      },
-      synchronisedWallClock: { nil }, monotonicClock: { [monotonic] in monotonic.seconds })
+      })
     component.addFixObserver(observed)
+    clock = LoopClock(
+      Clocks(wall: { Date() }, monotonic: { [monotonic] in monotonic.seconds }, isWallClockSynchronised: { false }))
     let context = DaemonContext(
-      configuration: configuration, configurationFile: nil, logger: logger, notifier: RecordingNotifier(), loop: loop)
+      configuration: configuration, configurationFile: nil, logger: logger, notifier: RecordingNotifier(), loop: loop,
+      clock: clock)
     try component.start(context: context)
   }
 
@@ -110,7 +116,7 @@ final class RecordingHarness {
   /// Moves the monotonic clock on by `seconds` and runs the component's tick.
   func tick(after seconds: TimeInterval) {
     monotonic.advance(by: seconds)
-    component.tick(now: Date())
+    component.tick(now: clock.tick())
   }
 
   func stop() { component.stop() }

@@ -152,9 +152,7 @@ struct ResponseTests {
     }
     #expect(id == 3)
     #expect(try outcome.get() == .object(["message": .string("done")]))
-    let event = ControlEvent(
-      type: "daemon.hangup", time: Date(timeIntervalSince1970: 1_700_000_000), message: "hup",
-      fields: ["reason": .string("sighup")])
+    let event = ControlEvent(.daemonHangup, time: Date(timeIntervalSince1970: 1_700_000_000), message: "hup")
     guard case .event(let decoded) = try ServerLine.parse(event.encodedLine.dropLast()).get() else {
       Issue.record("not an event")
       return

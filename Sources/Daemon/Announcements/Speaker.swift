@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc

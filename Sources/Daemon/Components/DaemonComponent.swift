@@ -1,5 +1,6 @@
 import ControlProtocol
 import FoundationEssentials
+import PlatformSupport
 
 /// A part of the daemon plugged into the event loop: the store, capture, guidance,
 /// routing. Every method is called on the loop thread, so a component may keep plain
@@ -13,12 +14,12 @@ public protocol DaemonComponent: AnyObject {
   /// Opens what the component needs before the daemon reports READY=1 (the store opens
   /// the database here). Throwing stops start-up with the error's description.
   func start(context: DaemonContext) throws
-  /// Once a second.
-  func tick(now: Date)
+  /// Once a second, with the clocks read for this tick (decide deadlines by `monotonic`).
+  func tick(now: ClockReading)
   /// Whether the component is making progress: the watchdog is only fed when all say yes,
   /// so a wedged store gets the daemon restarted. Never "has a fix": a parked car in a
   /// garage is healthy.
-  func isMakingProgress(now: Date) -> Bool
+  func isMakingProgress(now: ClockReading) -> Bool
   /// Fills the component's part of `status`.
   func contribute(to status: inout StatusResult)
   /// Answers one of `commands`; the caller has already checked permission.
@@ -29,8 +30,8 @@ public protocol DaemonComponent: AnyObject {
 
 extension DaemonComponent {
   public var commands: Set<ControlCommand> { [] }
-  public func tick(now: Date) {}
-  public func isMakingProgress(now: Date) -> Bool { true }
+  public func tick(now: ClockReading) {}
+  public func isMakingProgress(now: ClockReading) -> Bool { true }
   public func contribute(to status: inout StatusResult) {}
   public func handle(_ request: ControlRequest, responder: Responder) {
     responder.fail(.unavailable, "\(name) does not answer \(request.command.rawValue)")

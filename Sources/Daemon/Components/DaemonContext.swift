@@ -1,26 +1,33 @@
 import ControlProtocol
 import FoundationEssentials
+import PlatformSupport
 
-/// What the daemon hands its components: configuration, logging, the loop's mailbox, and
-/// the one call that tells both the journal and `events` followers that something
-/// happened. Loop thread only (use `bind` to carry a value to another thread and back).
+/// What the daemon hands its components: configuration, logging, the clocks, the loop's
+/// mailbox, and the one call that tells both the journal and `events` followers that
+/// something happened. Loop thread only (use `bind` to carry a value to another thread and back).
 public final class DaemonContext {
   public let configuration: DaemonConfiguration
   /// The configuration file read, nil when the built-in defaults were used.
   public let configurationFile: String?
   public let logger: any Logger
   public let notifier: any ServiceNotifier
+  /// The one set of clocks every component reads (tests hand in their own).
+  public let clock: LoopClock
   let loop: EventLoop
   var publishHandler: (ControlEvent) -> Void = { _ in }
+  var dispatchHandler: (ControlRequest, Responder) -> Void = { _, responder in
+    responder.fail(.unavailable, "the daemon is not answering requests yet")
+  }
 
   init(
     configuration: DaemonConfiguration, configurationFile: String?, logger: any Logger,
-    notifier: any ServiceNotifier, loop: EventLoop
+    notifier: any ServiceNotifier, loop: EventLoop, clock: LoopClock = LoopClock()
   ) {
     self.configuration = configuration
     self.configurationFile = configurationFile
     self.logger = logger
     self.notifier = notifier
+    self.clock = clock
     self.loop = loop
   }
 
@@ -34,18 +41,20 @@ public final class DaemonContext {
   /// Runs `handler` on the loop every `interval` seconds (besides the 1 s `tick`).
   public func every(_ interval: TimeInterval, _ handler: @escaping () -> Void) { loop.every(interval, handler) }
 
-  /// One thing that happened: a line in the journal (with its structured fields) and an
-  /// event to every `events` follower. `type` is dotted, such as `capture.session_started`.
+  /// One thing that happened: a line in the journal (with the event's session, shift and
+  /// reason as its structured fields) and the event to every `events` follower. `time` is
+  /// the wall clock now unless the caller read it already.
   public func announce(
-    _ type: String, _ message: String, priority: LogPriority = .notice, fields: LogFields = .none,
-    data: [String: JSONValue] = [:], at time: Date = Date()
+    _ event: DaemonEvent, _ message: String, priority: LogPriority = .notice, at time: Date? = nil
   ) {
-    logger.log(priority, message, fields: fields)
-    var eventFields = data
-    if let session = fields.session { eventFields["session"] = .string(session) }
-    if let shift = fields.shift { eventFields["shift"] = .number(Double(shift)) }
-    if let reason = fields.reason { eventFields["reason"] = .string(reason) }
-    publishHandler(ControlEvent(type: type, time: time, message: message, fields: eventFields))
+    logger.log(priority, message, fields: LogFields(session: event.session, shift: event.shift, reason: event.reason))
+    publishHandler(ControlEvent(event, time: time ?? clock.now().wall, message: message))
+  }
+
+  /// Answers `request` exactly as the control socket would, through `responder`: for
+  /// carriers of the socket's requests other than the socket (a command channel).
+  public func dispatch(_ request: ControlRequest, to responder: Responder) {
+    dispatchHandler(request, responder)
   }
 
   /// Sets the one-line status systemd shows in `systemctl status dashpilotd`.

@@ -1,27 +1,10 @@
 import ControlProtocol
 import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
-public struct ControlServerLimits: Sendable, Hashable {
-  public var maximumClients: Int
-  public var idleTimeout: TimeInterval
-  /// A follower of `events` whose unread output passes this is disconnected: a client
-  /// that stops reading must not make the daemon hold its stream without bound.
-  public var maximumFollowerBacklog = 1 << 20
-  /// A client whose unread answers pass this is not read from until it catches up, so a
-  /// client that pipelines requests without reading cannot grow the daemon's memory.
-  public var maximumPendingAnswers = 1 << 20
-  /// The most points one multi-part `import` or `route load` may assemble.
-  public var maximumAssembledPoints = 1_000_000
-
-  public init(maximumClients: Int, idleTimeout: TimeInterval) {
-    self.maximumClients = maximumClients
-    self.idleTimeout = idleTimeout
-  }
-}
 
 /// Serves the control socket on the event loop: accepts without blocking, reads lines,
 /// parses them with `RequestParser`, checks who may change state, and hands each checked
@@ -31,8 +14,8 @@ public final class ControlServer {
   public typealias Route = (ControlRequest, Responder) -> Void
 
   private let listener: ListeningSocket
-  private let loop: EventLoop
-  private let limits: ControlServerLimits
+  let loop: EventLoop
+  let limits: ControlServerLimits
   private let policy: AccessPolicy
   private let logger: any Logger
   private let route: Route
@@ -189,7 +172,8 @@ public final class ControlServer {
         return
       }
       guard let assembled = assemble(request, on: connection) else { return }
-      route(assembled, Responder(requestID: assembled.id, connection: connection, server: self))
+      let channel = ConnectionChannel(requestID: assembled.id, connection: connection, server: self)
+      route(assembled, Responder(channel: channel, conversation: connection.number))
     }
   }
 
@@ -267,58 +251,6 @@ public final class ControlServer {
     }
   }
 
-  // MARK: - Writing
-
-  func send(_ line: Data, to connection: ClientConnection) {
-    guard connection.isOpen else { return }
-    if connection.outputStart > 0 && connection.outputStart == connection.output.count {
-      connection.output.removeAll(keepingCapacity: true)
-      connection.outputStart = 0
-    }
-    connection.output.append(contentsOf: line)
-    flush(connection)
-  }
-
-  private func flush(_ connection: ClientConnection) {
-    while connection.isOpen && connection.pendingOutputCount > 0 {
-      let written = connection.output.withUnsafeBytes { bytes in
-        Glibc.send(
-          connection.fd, bytes.baseAddress! + connection.outputStart, connection.pendingOutputCount, Int32(MSG_NOSIGNAL)
-        )
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        if errno == EAGAIN || errno == EWOULDBLOCK { break }
-        close(connection)
-        return
-      }
-      connection.outputStart += written
-    }
-    guard connection.isOpen else { return }
-    if connection.pendingOutputCount == 0 {
-      connection.output.removeAll(keepingCapacity: connection.output.count < 65_536)
-      connection.outputStart = 0
-      loop.setEvents(connection.fd, connection.closeWhenFlushed || connection.peerClosedInput ? 0 : Int16(POLLIN))
-      finishIfDone(connection)
-    } else {
-      let readMore =
-        !connection.closeWhenFlushed && !connection.peerClosedInput
-        && connection.pendingOutputCount <= limits.maximumPendingAnswers
-      loop.setEvents(connection.fd, Int16(POLLOUT) | (readMore ? Int16(POLLIN) : 0))
-    }
-  }
-
-  /// Closes a connection whose work is over: told to close, or the client finished
-  /// sending and every answer has been written.
-  private func finishIfDone(_ connection: ClientConnection) {
-    guard connection.isOpen, connection.pendingOutputCount == 0 else { return }
-    if connection.closeWhenFlushed
-      || (connection.peerClosedInput && (connection.outstandingAnswers == 0 || connection.isFollowing))
-    {
-      close(connection)
-    }
-  }
-
   private func refuse(_ connection: ClientConnection, id: Int64?, _ error: ControlError) {
     connection.closeWhenFlushed = true
     connection.input.removeAll()
@@ -339,7 +271,7 @@ public final class ControlServer {
     }
   }
 
-  private func close(_ connection: ClientConnection) {
+  func close(_ connection: ClientConnection) {
     guard connection.isOpen else { return }
     connection.isOpen = false
     loop.unwatch(connection.fd)

@@ -3,51 +3,62 @@ import FoundationEssentials
 
 /// The way a request is answered: now, or later (a component that has to wait for a
 /// thread of its own keeps the responder, posts back to the loop and answers there).
-/// Use it on the loop thread only; to carry it across a thread, wrap it with
-/// `DaemonContext.bind`. Answering twice is ignored; an answer to a client that has gone
-/// is dropped.
+/// Where the answer goes is the channel's business: a socket connection, or any other
+/// carrier of the same requests (the dispatcher does not know which). Use it on the loop
+/// thread only; to carry it across a thread, wrap it with `DaemonContext.bind`. Answering
+/// twice is ignored.
 public final class Responder {
-  public let requestID: Int64
-  public let peer: PeerCredentials
-  /// Identifies the connection, for components that keep per-client state.
-  public let connectionNumber: Int
-  private weak var connection: ClientConnection?
-  private weak var server: ControlServer?
+  /// Identifies the conversation the request is part of (a socket connection), for
+  /// components that keep state across requests (a multi-part import).
+  public let conversation: Int
+  private let channel: any ResponseChannel
   public private(set) var isAnswered = false
 
-  init(requestID: Int64, connection: ClientConnection, server: ControlServer) {
-    self.requestID = requestID
-    self.peer = connection.peer
-    self.connectionNumber = connection.number
-    self.connection = connection
-    self.server = server
-    connection.outstandingAnswers += 1
+  public init(channel: any ResponseChannel, conversation: Int) {
+    self.channel = channel
+    self.conversation = conversation
   }
 
   public func succeed<Result: Encodable>(_ result: Result) {
-    answer(ControlResponse.success(id: requestID, result: result))
+    answer(.success(result))
   }
 
   public func fail(_ error: ControlError) {
-    answer(ControlResponse.failure(id: requestID, error: error))
+    answer(.failure(error))
   }
 
   public func fail(_ code: ControlError.Code, _ message: String) {
     fail(ControlError(code, message))
   }
 
-  /// Confirms the request and turns the connection into a follower of `events`.
+  /// Confirms an `events` request and turns the channel into a follower, when it can be one.
   func follow(_ result: Acknowledgement) {
-    guard !isAnswered, let connection else { return }
-    connection.isFollowing = true
+    guard !isAnswered else { return }
+    guard channel.startFollowing() else {
+      fail(.badRequest, "events can only be followed on the control socket")
+      return
+    }
     succeed(result)
   }
 
-  private func answer(_ line: Data) {
+  private func answer(_ answer: ControlAnswer) {
     guard !isAnswered else { return }
     isAnswered = true
-    guard let connection, connection.isOpen, let server else { return }
-    connection.outstandingAnswers -= 1
-    server.send(line, to: connection)
+    channel.deliver(answer)
   }
+}
+
+/// One answer: a result of the command's own type, or an error.
+public enum ControlAnswer {
+  case success(any Encodable)
+  case failure(ControlError)
+}
+
+/// Where the answers to a request go. Loop thread only.
+public protocol ResponseChannel: AnyObject {
+  /// The request's one answer (a `Responder` never delivers a second).
+  func deliver(_ answer: ControlAnswer)
+  /// Makes the channel a follower of `events` before its answer is delivered; false when it
+  /// cannot be one.
+  func startFollowing() -> Bool
 }

@@ -1,6 +1,7 @@
 import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -12,12 +13,10 @@ final class DaemonRuntime {
   private let context: DaemonContext
   private let loop: EventLoop
   private let components: [any DaemonComponent]
-  private let handlers: [ControlCommand: any DaemonComponent]
+  private let dispatcher: CommandDispatcher
   private let signals: SignalPipe
-  private let startedAt = Date()
-  private let startedMonotonic = MonotonicClock.now()
+  private let startedAt: ClockReading
   private var server: ControlServer?
-  private var isStopping = false
   private var lastWatchdog = -Double.infinity
   private var watchdogWithheldBy: String?
   private var logger: any Logger { context.logger }
@@ -27,16 +26,9 @@ final class DaemonRuntime {
     self.loop = loop
     self.components = components
     self.signals = signals
-    var handlers: [ControlCommand: any DaemonComponent] = [:]
-    for component in components {
-      for command in component.commands {
-        if let other = handlers[command] {
-          throw StartupError("both \(other.name) and \(component.name) claim the command \(command.rawValue)")
-        }
-        handlers[command] = component
-      }
-    }
-    self.handlers = handlers
+    startedAt = context.clock.now()
+    dispatcher = try CommandDispatcher(components: components)
+    dispatcher.status = { [unowned self] in status() }
   }
 
   /// Starts the components (the store opens its database), serves the socket, reports
@@ -58,50 +50,30 @@ final class DaemonRuntime {
       listener: listener, loop: loop,
       limits: ControlServerLimits(maximumClients: configuration.maximumClients, idleTimeout: configuration.idleTimeout),
       policy: policy, logger: logger
-    ) { [unowned self] request, responder in route(request, responder) }
+    ) { [dispatcher] request, responder in dispatcher.dispatch(request, responder) }
     self.server = server
     context.publishHandler = { [unowned server] event in server.publish(event) }
+    context.dispatchHandler = { [dispatcher] request, responder in dispatcher.dispatch(request, responder) }
     server.start()
     loop.watch(signals.readFD, events: Int16(POLLIN)) { [unowned self] _ in handleSignals() }
     loop.every(1) { [unowned self] in tick() }
     let wired = components.isEmpty ? "no components plugged in" : components.map(\.name).joined(separator: ", ")
     logger.notice("ready: answering on \(listener.path) (\(wired))")
     context.notifier.ready(status: "Answering on \(listener.path)")
-    feedWatchdogIfHealthy()
+    feedWatchdogIfHealthy(now: context.clock.now())
     loop.run()
   }
 
-  // MARK: - Requests
-
-  private func route(_ request: ControlRequest, _ responder: Responder) {
-    if isStopping {
-      responder.fail(.shuttingDown, "the daemon is stopping")
-      return
-    }
-    switch request.command {
-    case .status:
-      responder.succeed(status())
-    case .events:
-      responder.follow(Acknowledgement(message: "following events: one JSON line each"))
-    default:
-      guard let component = handlers[request.command] else {
-        responder.fail(
-          .unavailable,
-          "\(request.command.rawValue) is not available: this build of dashpilotd has no component that answers it")
-        return
-      }
-      component.handle(request, responder: responder)
-    }
-  }
+  // MARK: - Status
 
   func status() -> StatusResult {
     let configuration = context.configuration
     var status = StatusResult(
       daemon: DaemonSection(
-        version: DashPilotVersion.string, pid: getpid(), startedAt: startedAt,
-        uptimeSeconds: ((MonotonicClock.now() - startedMonotonic) * 10).rounded() / 10,
+        version: DashPilotVersion.string, pid: getpid(), startedAt: startedAt.wall,
+        uptimeSeconds: ((context.clock.now().monotonic - startedAt.monotonic) * 10).rounded() / 10,
         socket: configuration.socketPath, config: context.configurationFile,
-        state: isStopping ? "stopping" : "running", units: configuration.units.rawValue),
+        state: dispatcher.isStopping ? "stopping" : "running", units: configuration.units.rawValue),
       gpsd: GPSDSection(address: configuration.gpsd.description),
       capture: CaptureSection(),
       shift: nil,
@@ -114,16 +86,15 @@ final class DaemonRuntime {
   // MARK: - Timers and signals
 
   private func tick() {
-    let now = Date()
+    let now = context.clock.tick()
     for component in components { component.tick(now: now) }
-    feedWatchdogIfHealthy()
+    feedWatchdogIfHealthy(now: now)
   }
 
   /// WATCHDOG=1 means the loop turned and every component made progress; it is withheld
   /// (and systemd restarts the daemon) when one did not.
-  private func feedWatchdogIfHealthy() {
+  private func feedWatchdogIfHealthy(now: ClockReading) {
     guard let interval = context.notifier.watchdogInterval else { return }
-    let now = Date()
     if let stuck = components.first(where: { !$0.isMakingProgress(now: now) }) {
       if watchdogWithheldBy != stuck.name {
         logger.error(
@@ -136,9 +107,8 @@ final class DaemonRuntime {
       logger.notice("feeding the watchdog again: every component is making progress")
       watchdogWithheldBy = nil
     }
-    let monotonic = MonotonicClock.now()
-    guard monotonic - lastWatchdog >= min(interval / 3, 1) - 0.05 else { return }
-    lastWatchdog = monotonic
+    guard now.monotonic - lastWatchdog >= min(interval / 3, 1) - 0.05 else { return }
+    lastWatchdog = now.monotonic
     context.notifier.watchdog()
   }
 
@@ -147,8 +117,7 @@ final class DaemonRuntime {
       switch number {
       case SIGHUP:
         context.announce(
-          "daemon.hangup", "SIGHUP received: dashpilotd reloads nothing; restart it to apply configuration changes",
-          fields: LogFields(reason: "sighup"))
+          .daemonHangup, "SIGHUP received: dashpilotd reloads nothing; restart it to apply configuration changes")
       case SIGTERM, SIGINT:
         stop(signalName: number == SIGTERM ? "SIGTERM" : "SIGINT")
         return
@@ -163,10 +132,10 @@ final class DaemonRuntime {
 
   /// STOPPING=1, tell followers, flush every component, close the socket.
   private func stop(signalName: String) {
-    guard !isStopping else { return }
-    isStopping = true
+    guard !dispatcher.isStopping else { return }
+    dispatcher.isStopping = true
     context.notifier.stopping(status: "Stopping on \(signalName)")
-    context.announce("daemon.stopping", "stopping on \(signalName)", fields: LogFields(reason: signalName.lowercased()))
+    context.announce(.daemonStopping(.init(signalName.lowercased())), "stopping on \(signalName)")
     for component in components.reversed() { component.stop() }
     server?.shutDown()
     logger.notice("stopped cleanly")

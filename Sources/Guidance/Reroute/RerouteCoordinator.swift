@@ -20,7 +20,8 @@ import FoundationEssentials
 ///   line is said once per departure.
 ///
 /// Deadlines are in the clock of the `now` values the caller passes (the daemon's monotonic
-/// wall time, or the fix times in an offline replay); `nextDeadline` is for the caller's timer.
+/// clock, so a wall-clock step moves no retry; the fix times in an offline replay);
+/// `nextDeadline` is for the caller's timer.
 public struct RerouteCoordinator: Sendable {
   public let mode: TravelMode
   /// The provider's name, which an answer must carry.

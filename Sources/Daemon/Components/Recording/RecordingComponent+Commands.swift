@@ -4,6 +4,7 @@ import DashPilotCore
 import FoundationEssentials
 import Store
 
+// The control commands the recording component answers.
 extension RecordingComponent {
   public func handle(_ request: ControlRequest, responder: Responder) {
     guard let store else {
@@ -12,8 +13,8 @@ extension RecordingComponent {
     }
     do {
       switch (request.command, request.arguments) {
-      case (.shiftStart, _): try startShift(store, responder)
-      case (.shiftEnd, _): try endShift(store, responder)
+      case (.shiftStart, _): responder.succeed(try startShift(store))
+      case (.shiftEnd, _): responder.succeed(try endShift(store))
       case (.shifts, .shifts(let limit)): try listShifts(store, limit: limit, responder)
       case (.shifts, _): try listShifts(store, limit: nil, responder)
       case (.shiftShow, .shiftShow(let id)): try showShift(store, id: id, responder)
@@ -25,41 +26,6 @@ extension RecordingComponent {
     } catch {
       responder.fail(Self.controlError(error))
     }
-  }
-
-  private func startShift(_ store: SampleStore, _ responder: Responder) throws {
-    responder.succeed(try startShift(store))
-  }
-
-  /// Opens a shift now and starts capturing into it (`shift start`).
-  func startShift(_ store: SampleStore) throws -> ShiftSummary {
-    let stamp = shiftStartStamp()
-    let shift = try store.startShift(at: stamp, maximumSampleInterval: configuration.maximumSampleInterval)
-    noteShiftStarted(shift.id, at: stamp)
-    try beginCapture(shiftID: shift.id)
-    context?.announce(
-      "shift.started", "shift \(shift.id) started; capture is on", fields: LogFields(shift: shift.id))
-    return figure.summary(of: shift.shift, distance: .empty)
-  }
-
-  private func endShift(_ store: SampleStore, _ responder: Responder) throws {
-    responder.succeed(try endShift(store))
-  }
-
-  /// Writes what is pending, ends the session and the shift, and measures it within its
-  /// window (`shift end`).
-  func endShift(_ store: SampleStore) throws -> ShiftSummary {
-    guard let open = try store.openShift() else { throw StoreError.noOpenShift }
-    if let current = recording {
-      endCapture(current, reason: "shift ended")
-      recording = nil
-    }
-    let ended = try store.endShift(open.id, at: shiftEndStamp())
-    let summary = figure.summary(of: ended.shift, distance: try store.recordedDistance(ofShift: ended.id))
-    context?.announce(
-      "shift.ended", "shift \(ended.id) ended: \(summary.summary)", fields: LogFields(shift: ended.id),
-      data: ["summary": .string(summary.summary)])
-    return summary
   }
 
   private func listShifts(_ store: SampleStore, limit: Int?, _ responder: Responder) throws {
@@ -97,7 +63,7 @@ extension RecordingComponent {
   }
 
   private func importTrack(_ store: SampleStore, _ arguments: ImportArguments, responder: Responder) throws {
-    switch imports.add(arguments.points, more: arguments.more, connection: responder.connectionNumber) {
+    switch imports.add(arguments.points, more: arguments.more, connection: responder.conversation) {
     case let .needMore(received):
       responder.succeed(PartAccepted(received: received))
     case .tooLarge:
@@ -108,8 +74,8 @@ extension RecordingComponent {
         maximumSampleInterval: configuration.maximumSampleInterval)
       let summary = figure.summary(of: shift.shift, distance: try store.recordedDistance(ofShift: shift.id))
       context?.announce(
-        "shift.imported", "imported \(points.count) positions as shift \(shift.id): \(summary.summary)",
-        fields: LogFields(shift: shift.id))
+        .shiftImported(.init(shift: shift.id)),
+        "imported \(points.count) positions as shift \(shift.id): \(summary.summary)")
       responder.succeed(summary)
     }
   }

@@ -3,6 +3,7 @@ import DashPilotCore
 import Dispatch
 import FoundationEssentials
 import Guidance
+import PlatformSupport
 import Store
 import Uplink
 
@@ -30,7 +31,8 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   /// The latest status the service's queue posted back.
   private var latest: UplinkStatus?
   private var lastPosition: RouteSample?
-  private var lastLiveAt: Date?
+  /// When (monotonic) the last live status was handed to the service.
+  private var lastLiveAt: Double?
   /// Overflows met before the context was there to log them.
   private var pendingOverflows: [OutboxOverflow] = []
 
@@ -92,7 +94,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
       fields: LogFields(reason: "uplink"))
   }
 
-  public func tick(now: Date) {
+  public func tick(now: ClockReading) {
     guard let box = service, let context else { return }
     let live = liveStatusIfDue(now: now)
     let bound = context.bind(self)
@@ -150,20 +152,19 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   }
 
   private func logOverflow(_ overflow: OutboxOverflow) {
-    context?.announce(
-      "uplink.outbox_overflow", overflow.logLine, priority: .warning, fields: LogFields(reason: "uplink"))
+    context?.announce(.uplinkOutboxOverflow, overflow.logLine, priority: .warning)
   }
 
   /// The dashboards' picture, at most once per `live_interval` (the service throttles too).
-  private func liveStatusIfDue(now: Date) -> LiveStatus? {
-    if let lastLiveAt, now.timeIntervalSince(lastLiveAt) < uplink.liveInterval, now >= lastLiveAt { return nil }
+  private func liveStatusIfDue(now: ClockReading) -> LiveStatus? {
+    if let lastLiveAt, now.monotonic - lastLiveAt < uplink.liveInterval { return nil }
     guard latest?.connected == true else { return nil }
-    lastLiveAt = now
+    lastLiveAt = now.monotonic
     var running: LiveStatus.RunningShift?
     if let live = try? recording?.liveMileage?.status() {
       running = LiveStatus.RunningShift(shift: live.shift.shift, distance: live.distance, unit: configuration.units)
     }
-    return LiveStatus(at: now, position: lastPosition, shift: running)
+    return LiveStatus(at: now.wall, position: lastPosition, shift: running)
   }
 }
 

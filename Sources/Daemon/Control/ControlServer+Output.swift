@@ -1,0 +1,60 @@
+import ControlProtocol
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Writing to clients: every socket is non-blocking, so what the kernel does not take now
+// waits in the connection's bounded buffer until poll says it may be written.
+extension ControlServer {
+  func send(_ line: Data, to connection: ClientConnection) {
+    guard connection.isOpen else { return }
+    if connection.outputStart > 0 && connection.outputStart == connection.output.count {
+      connection.output.removeAll(keepingCapacity: true)
+      connection.outputStart = 0
+    }
+    connection.output.append(contentsOf: line)
+    flush(connection)
+  }
+
+  func flush(_ connection: ClientConnection) {
+    while connection.isOpen && connection.pendingOutputCount > 0 {
+      let written = connection.output.withUnsafeBytes { bytes in
+        Glibc.send(
+          connection.fd, bytes.baseAddress! + connection.outputStart, connection.pendingOutputCount, Int32(MSG_NOSIGNAL)
+        )
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        if errno == EAGAIN || errno == EWOULDBLOCK { break }
+        close(connection)
+        return
+      }
+      connection.outputStart += written
+    }
+    guard connection.isOpen else { return }
+    if connection.pendingOutputCount == 0 {
+      connection.output.removeAll(keepingCapacity: connection.output.count < 65_536)
+      connection.outputStart = 0
+      loop.setEvents(connection.fd, connection.closeWhenFlushed || connection.peerClosedInput ? 0 : Int16(POLLIN))
+      finishIfDone(connection)
+    } else {
+      let readMore =
+        !connection.closeWhenFlushed && !connection.peerClosedInput
+        && connection.pendingOutputCount <= limits.maximumPendingAnswers
+      loop.setEvents(connection.fd, Int16(POLLOUT) | (readMore ? Int16(POLLIN) : 0))
+    }
+  }
+
+  /// Closes a connection whose work is over: told to close, or the client finished
+  /// sending and every answer has been written.
+  func finishIfDone(_ connection: ClientConnection) {
+    guard connection.isOpen, connection.pendingOutputCount == 0 else { return }
+    if connection.closeWhenFlushed
+      || (connection.peerClosedInput && (connection.outstandingAnswers == 0 || connection.isFollowing))
+    {
+      close(connection)
+    }
+  }
+}

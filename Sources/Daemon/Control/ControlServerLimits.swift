@@ -1,0 +1,19 @@
+import FoundationEssentials
+
+public struct ControlServerLimits: Sendable, Hashable {
+  public var maximumClients: Int
+  public var idleTimeout: TimeInterval
+  /// A follower of `events` whose unread output passes this is disconnected: a client
+  /// that stops reading must not make the daemon hold its stream without bound.
+  public var maximumFollowerBacklog = 1 << 20
+  /// A client whose unread answers pass this is not read from until it catches up, so a
+  /// client that pipelines requests without reading cannot grow the daemon's memory.
+  public var maximumPendingAnswers = 1 << 20
+  /// The most points one multi-part `import` or `route load` may assemble.
+  public var maximumAssembledPoints = 1_000_000
+
+  public init(maximumClients: Int, idleTimeout: TimeInterval) {
+    self.maximumClients = maximumClients
+    self.idleTimeout = idleTimeout
+  }
+}

@@ -1,0 +1,53 @@
+import ControlProtocol
+import FoundationEssentials
+
+/// Hands each checked request to whoever answers it: `status` and `events` here, every
+/// other command to the component that claims it. The control socket calls it for every
+/// request it reads; another carrier of the same requests calls it through
+/// `DaemonContext.dispatch` with a responder of its own, and gets the same answers.
+final class CommandDispatcher {
+  private let handlers: [ControlCommand: any DaemonComponent]
+  /// What `status` answers (the runtime's, set once it is made).
+  var status: (() -> StatusResult)?
+  /// Set once SIGTERM arrived: every request is refused from then on.
+  var isStopping = false
+
+  /// Throws when two components claim one command.
+  init(components: [any DaemonComponent]) throws {
+    var handlers: [ControlCommand: any DaemonComponent] = [:]
+    for component in components {
+      for command in component.commands {
+        if let other = handlers[command] {
+          throw StartupError("both \(other.name) and \(component.name) claim the command \(command.rawValue)")
+        }
+        handlers[command] = component
+      }
+    }
+    self.handlers = handlers
+  }
+
+  func dispatch(_ request: ControlRequest, _ responder: Responder) {
+    if isStopping {
+      responder.fail(.shuttingDown, "the daemon is stopping")
+      return
+    }
+    switch request.command {
+    case .status:
+      guard let status else {
+        responder.fail(.unavailable, "the daemon is starting")
+        return
+      }
+      responder.succeed(status())
+    case .events:
+      responder.follow(Acknowledgement(message: "following events: one JSON line each"))
+    default:
+      guard let component = handlers[request.command] else {
+        responder.fail(
+          .unavailable,
+          "\(request.command.rawValue) is not available: this build of dashpilotd has no component that answers it")
+        return
+      }
+      component.handle(request, responder: responder)
+    }
+  }
+}
