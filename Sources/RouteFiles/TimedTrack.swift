@@ -10,12 +10,21 @@ public struct TrackPoint: Sendable, Hashable {
   /// Horizontal dilution of precision, when the logger wrote it; turning it into metres is
   /// the importer's decision, not the file's.
   public var hdop: Double?
+  /// The logger's fix type (GPX `fix`: none, 2d, 3d, dgps, pps), when it wrote one.
+  public var fix: String?
+  /// Ground speed in m/s (GPX 1.0 `speed`), when the logger wrote it.
+  public var speed: Double?
 
-  public init(coordinate: GeoCoordinate, time: Date, elevation: Double? = nil, hdop: Double? = nil) {
+  public init(
+    coordinate: GeoCoordinate, time: Date, elevation: Double? = nil, hdop: Double? = nil, fix: String? = nil,
+    speed: Double? = nil
+  ) {
     self.coordinate = coordinate
     self.time = time
     self.elevation = elevation
     self.hdop = hdop
+    self.fix = fix
+    self.speed = speed
   }
 }
 

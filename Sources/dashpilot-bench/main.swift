@@ -7,6 +7,7 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("guidance", runGuidanceBenchmarks),
   ("store", runStoreBenchmarks),
   ("capture", runCaptureBenchmarks),
+  ("truth", runTruthBenchmarks),
   ("routing", runRoutingBenchmarks),
   ("uplink", runUplinkBenchmarks),
   ("reliability", runReliabilityBenchmarks),

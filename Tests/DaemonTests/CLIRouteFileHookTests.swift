@@ -34,7 +34,7 @@ struct CLIRouteFileHookTests {
     </gpx>
     """
 
-  @Test func importReadsEveryPointWithHDOPTimes19MetresOrTheDefault() throws {
+  @Test func importReadsEveryPointWithHDOPTimes19MetresOrNone() throws {
     let directory = try TestPaths.temporaryDirectory("hooks")
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = try Self.write(Self.twoSegmentGPX, named: "tuesday.gpx", in: directory)
@@ -43,10 +43,9 @@ struct CLIRouteFileHookTests {
     #expect(
       track.points == [
         WireTrackPoint(lat: 51.5, lon: -0.12, time: 1_714_557_600, accuracy: 28.5),
-        WireTrackPoint(lat: 51.5001, lon: -0.12, time: 1_714_557_601, accuracy: 19),
+        WireTrackPoint(lat: 51.5001, lon: -0.12, time: 1_714_557_601, accuracy: nil),
         WireTrackPoint(lat: 51.51, lon: -0.12, time: 1_714_558_200, accuracy: 0.8 * 19),
       ])
-    #expect(RouteFileHooks.defaultImportAccuracy == 19)
   }
 
   @Test func aGeoJSONTrackKeepsItsName() throws {
@@ -58,7 +57,8 @@ struct CLIRouteFileHookTests {
     let track = try Self.hooks.readTrack(file)
     #expect(track.name == "Wednesday")
     #expect(track.points.map(\.time) == [1_714_557_600, 1_714_557_605])
-    #expect(track.points.map(\.accuracy) == [19, 19])
+    // No error estimate in the file: the daemon judges with its assumed accuracy.
+    #expect(track.points.map(\.accuracy) == [nil, nil])
   }
 
   @Test func aNegativeHDOPIsNamed() throws {
@@ -118,7 +118,7 @@ struct CLIRouteFileHookTests {
     let imported = try Self.hooks.readTrack(file)
     #expect(imported.points.map(\.lat) == [51.5, 51.5001, 51.51])
     #expect(imported.points.map(\.time) == [1_714_557_600, 1_714_557_601, 1_714_558_200])
-    #expect(imported.points.map(\.accuracy) == [28.5, 4.75, 19])
+    #expect(imported.points.map(\.accuracy) == [28.5, 4.75, nil])
   }
 
   @Test func aGeoJSONExportIsAMultiLineStringWithALinePerSegment() throws {

@@ -216,7 +216,7 @@ struct CLIPartsTests {
     // 1,199 steps of 0.0001° of latitude (11.12 m each) is 13.3 km, with continuity
     // inferred from the timestamps: partial.
     #expect(status == 0)
-    #expect(captured.standardOutput == "Imported 1200 points as shift #1: 8.3 mi recorded · partial route\n")
+    #expect(captured.standardOutput == "Imported 1200 of 1200 points as shift #1: 8.3 mi recorded · partial route\n")
   }
 
   @Test("a 2,500-point route goes in three parts; --json prints the loaded route")

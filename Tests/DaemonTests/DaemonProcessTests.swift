@@ -170,15 +170,21 @@ struct DaemonProcessTests {
     defer { daemon.stop() }
     try daemon.waitUntilReady()
     let client = try RawSocketClient(path: daemon.socketPath)
-    let point = #"{"lat":51.5,"lon":-0.12,"time":1700000000}"#
+    func point(_ i: Int) -> String {
+      #"{"lat":\#(51.5 + Double(i) * 0.001),"lon":-0.12,"time":\#(1_700_000_000 + i * 10),"accuracy":5}"#
+    }
     let part = try #require(
-      client.ask(#"{"v":1,"id":1,"cmd":"import","args":{"points":[\#(point),\#(point)],"more":true}}"#))
+      client.ask(#"{"v":1,"id":1,"cmd":"import","args":{"points":[\#(point(0)),\#(point(1))],"more":true}}"#))
     #expect((part["result"] as? [String: Any])?["received"] as? Int == 2)
-    let part2 = try #require(client.ask(#"{"v":1,"id":2,"cmd":"import","args":{"points":[\#(point)],"more":true}}"#))
+    let part2 = try #require(
+      client.ask(#"{"v":1,"id":2,"cmd":"import","args":{"points":[\#(point(2))],"more":true}}"#))
     #expect((part2["result"] as? [String: Any])?["received"] as? Int == 3)
-    let last = try #require(client.ask(#"{"v":1,"id":3,"cmd":"import","args":{"points":[\#(point)]}}"#))
-    // The recording component stores the assembled four points as imported shift 1.
-    #expect((last["result"] as? [String: Any])?["id"] as? Int == 1)
+    let last = try #require(client.ask(#"{"v":1,"id":3,"cmd":"import","args":{"points":[\#(point(3))]}}"#))
+    // The recording component judges the assembled four points and stores them as shift 1.
+    let result = try #require(last["result"] as? [String: Any])
+    #expect(result["id"] as? Int == 1)
+    #expect((result["import"] as? [String: Any])?["points"] as? Int == 4)
+    #expect((result["import"] as? [String: Any])?["kept"] as? Int == 4)
     let mixed = try #require(
       client.ask(
         #"{"v":1,"id":4,"cmd":"route.load","args":{"coordinates":[{"lat":1,"lon":2}],"mode":"walking","more":true}}"#))

@@ -107,8 +107,9 @@ struct EndToEndDriveTests {
     #expect(abs(liveMetres - drive.metres) / drive.metres <= drive.toleranceFraction)
     #expect(live["segments"] as? Int == replayed.distance.segments)
     #expect(live["gaps"] as? Int == replayed.distance.gaps)
-    #expect(live["segments"] as? Int == 4)
-    #expect(live["gaps"] as? Int == 3)
+    // The parked stop is held still with a held sample a minute: not a gap.
+    #expect(live["segments"] as? Int == 3)
+    #expect(live["gaps"] as? Int == 2)
     #expect(live["usable_positions"] as? Int == replayed.statistics.accepted)
     #expect(after.object("capture")?["accepted"] as? Int == replayed.statistics.accepted)
     #expect(after.object("shift")?["summary"] as? String == "7.0 mi recorded · partial route")
@@ -124,8 +125,8 @@ struct EndToEndDriveTests {
         try JSONSerialization.jsonObject(with: Data(cliReplay.standardOutput.utf8)) as? [String: Any])
       let metres = try #require(object.object("distance")?["metres"] as? Double)
       #expect(abs(liveMetres - metres) < 0.1)
-      #expect(object.object("distance")?["segments"] as? Int == 4)
-      #expect(object.object("distance")?["gaps"] as? Int == 3)
+      #expect(object.object("distance")?["segments"] as? Int == 3)
+      #expect(object.object("distance")?["gaps"] as? Int == 2)
     }
 
     let ended = try daemon.controlJSON(["shift", "end"])
@@ -133,10 +134,10 @@ struct EndToEndDriveTests {
     #expect(!(ended["ended_at"] is NSNull))
     let endedDistance = try #require(ended.object("distance"))
     #expect(abs((endedDistance["metres"] as? Double ?? 0) - liveMetres) < 0.001)
-    #expect(endedDistance["segments"] as? Int == 4)
-    // The three of the drive: the shift is dated on the receiver's clock, so its window
+    #expect(endedDistance["segments"] as? Int == 3)
+    // The two of the drive: the shift is dated on the receiver's clock, so its window
     // (the fixture is dated 2024, this machine's clock is not) adds none.
-    #expect(endedDistance["gaps"] as? Int == 3)
+    #expect(endedDistance["gaps"] as? Int == 2)
     #expect(daemon.log.contains("shift 1 ended: 7.0 mi recorded · partial route"))
     #expect(try daemon.controlJSON(["status"])["shift"] is NSNull)
 
@@ -152,18 +153,18 @@ struct EndToEndDriveTests {
     let shownLines = shown.standardOutput.split(separator: "\n").map(String.init)
     #expect(
       shownLines.dropFirst() == [
-        "  4 unbroken stretches of capture", "  3 capture gaps",
+        "  3 unbroken stretches of capture", "  2 capture gaps",
         "  This is a partial route: capture was interrupted, so more was driven than was recorded.",
       ])
     let detail = try daemon.controlJSON(["shift", "show", "1"])
     #expect(detail["capture_sessions"] as? Int == 1)
 
-    // Export: every continuous stretch is its own segment (the parked stop, the tunnel and
-    // the 150 s unplug each break the line).
+    // Export: every continuous stretch is its own segment (the tunnel and the 150 s
+    // unplug each break the line; the parked stop, held still, does not).
     let client = try RawSocketClient(path: daemon.socketPath)
     let export = try #require(client.ask(#"{"v":1,"id":1,"cmd":"export","args":{"id":1}}"#, timeout: 30))
     let segments = try #require((export["result"] as? [String: Any])?["segments"] as? [[[String: Any]]])
-    #expect(segments.count == 4)
+    #expect(segments.count == 3)
     #expect(segments.map(\.count).reduce(0, +) == replayed.statistics.accepted)
     let exported = Set(segments.flatMap { $0.compactMap { $0["time"] as? Double } })
     let missing = replayed.samples.map(\.timestamp.timeIntervalSince1970).filter { !exported.contains($0) }

@@ -103,7 +103,8 @@ final class RecordingHarness {
   /// shift opened now has a window that covers the drive.
   let driveStart = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
 
-  /// A 3D fix `second` seconds into a drive east along 51.5° N at 10 m/s.
+  /// A 3D fix `second` seconds into a drive east along 51.5° N at 10 m/s, one report for
+  /// its instant: judged at once, as if gpsd's next report had shown it complete.
   func fix(_ second: Int, eph: Double? = 5, mode: FixCandidate.Mode = .threeDimensional) {
     let metresPerDegree = 111_195.08 * cos(51.5 * .pi / 180)
     let tpv = GPSDTPV(
@@ -111,6 +112,7 @@ final class RecordingHarness {
       longitude: -0.12 + Double(second) * 10 / metresPerDegree, eph: eph, speed: 10, track: 90,
       device: "/dev/ttyUSB0")
     component.handle(.report(.tpv(tpv), arrival: Double(second)))
+    component.judgeQuietInstant(arrivedBy: .infinity, now: clock.now())
   }
 
   /// Moves the monotonic clock on by `seconds` and runs the component's tick.

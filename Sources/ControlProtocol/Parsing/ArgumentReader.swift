@@ -126,10 +126,13 @@ struct ArgumentReader {
   private func trackPoint(_ value: JSONValue, at index: Int) throws(ArgumentFailure) -> WireTrackPoint {
     let label = "points[\(index)]"
     guard case .object(let fields) = value,
-      Set(fields.keys).isSubset(of: ["lat", "lon", "time", "accuracy"]),
+      Set(fields.keys).isSubset(of: ["lat", "lon", "time", "accuracy", "fix", "speed"]),
       let lat = fields["lat"]?.numberValue, let lon = fields["lon"]?.numberValue,
       let time = fields["time"]?.numberValue
-    else { throw ArgumentFailure(message: "\(label) must be {\"lat\":…,\"lon\":…,\"time\":…[,\"accuracy\":…]}") }
+    else {
+      throw ArgumentFailure(
+        message: "\(label) must be {\"lat\":…,\"lon\":…,\"time\":…[,\"accuracy\":…][,\"fix\":…][,\"speed\":…]}")
+    }
     try checkPosition(lat: lat, lon: lon, label: label)
     guard time.isFinite, time >= 0, time < 32_503_680_000 else {
       throw ArgumentFailure(message: "\(label).time must be seconds since 1970 before the year 3000")
@@ -141,7 +144,22 @@ struct ArgumentReader {
       }
       accuracy = value
     }
-    return WireTrackPoint(lat: lat, lon: lon, time: time, accuracy: accuracy)
+    var fix: String?
+    if let field = fields["fix"], field != .null {
+      guard let value = field.stringValue, WireTrackPoint.fixTypes.contains(value) else {
+        throw ArgumentFailure(
+          message: "\(label).fix must be one of \(WireTrackPoint.fixTypes.sorted().joined(separator: ", "))")
+      }
+      fix = value
+    }
+    var speed: Double?
+    if let field = fields["speed"], field != .null {
+      guard let value = field.numberValue, value.isFinite, value >= 0 else {
+        throw ArgumentFailure(message: "\(label).speed must be a non-negative number of metres per second")
+      }
+      speed = value
+    }
+    return WireTrackPoint(lat: lat, lon: lon, time: time, accuracy: accuracy, fix: fix, speed: speed)
   }
 
   private func checkPosition(lat: Double, lon: Double, label: String) throws(ArgumentFailure) {

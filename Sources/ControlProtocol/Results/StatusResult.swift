@@ -187,14 +187,21 @@ public struct CaptureSection: Sendable, Hashable, Codable {
   /// Fixes refused in this session, by reason (`no_fix`, `stale`, ...); null until capture
   /// is plugged in.
   public var rejected: [String: Int]?
+  /// Of the kept: held samples (the vehicle stood still), and samples whose accuracy was
+  /// assumed because the receiver reports no error estimate.
+  public var held: Int?
+  public var accuracyAssumed: Int?
 
   public init(
-    session: String? = nil, sessionStartedAt: Date? = nil, accepted: Int? = nil, rejected: [String: Int]? = nil
+    session: String? = nil, sessionStartedAt: Date? = nil, accepted: Int? = nil, rejected: [String: Int]? = nil,
+    held: Int? = nil, accuracyAssumed: Int? = nil
   ) {
     self.session = session
     self.sessionStartedAt = sessionStartedAt
     self.accepted = accepted
     self.rejected = rejected
+    self.held = held
+    self.accuracyAssumed = accuracyAssumed
   }
 
   public func encode(to encoder: Encoder) throws {
@@ -203,11 +210,14 @@ public struct CaptureSection: Sendable, Hashable, Codable {
     try container.encode(sessionStartedAt, forKey: .sessionStartedAt)
     try container.encode(accepted, forKey: .accepted)
     try container.encode(rejected, forKey: .rejected)
+    try container.encode(held, forKey: .held)
+    try container.encode(accuracyAssumed, forKey: .accuracyAssumed)
   }
 
   enum CodingKeys: String, CodingKey {
-    case session, accepted, rejected
+    case session, accepted, rejected, held
     case sessionStartedAt = "session_started_at"
+    case accuracyAssumed = "accuracy_assumed"
   }
 }
 

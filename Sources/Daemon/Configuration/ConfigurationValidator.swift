@@ -10,7 +10,9 @@ public enum ConfigurationValidator {
   /// The sections and keys the file may hold. Matching is exact, as in systemd units.
   public static let knownKeys: [String: [String]] = [
     "GPSD": ["Address"],
-    "Capture": ["MaximumHorizontalAccuracy", "MaximumAge", "MaximumImpliedSpeed", "MinimumMovement"],
+    "Capture": [
+      "MaximumHorizontalAccuracy", "AssumedAccuracy", "MaximumAge", "MaximumImpliedSpeed", "MinimumMovement",
+    ],
     "Measurement": ["MaximumSampleInterval", "Units"],
     "Store": ["Database"],
     "Control": ["Socket", "SocketGroup", "IdleTimeout", "MaximumClients"],
@@ -83,6 +85,12 @@ public enum ConfigurationValidator {
       configuration.gpsd = address
     case ("Capture", "MaximumHorizontalAccuracy"):
       return number(value, "metres", 1...10_000) { configuration.filter.maximumHorizontalAccuracy = $0 }
+    case ("Capture", "AssumedAccuracy"):
+      if value == "off" {
+        configuration.filter.assumedAccuracy = nil
+        return nil
+      }
+      return number(value, "metres (or off)", 1...1_000) { configuration.filter.assumedAccuracy = $0 }
     case ("Capture", "MaximumAge"):
       return number(value, "seconds", 0.1...86_400) { configuration.filter.maximumAge = $0 }
     case ("Capture", "MaximumImpliedSpeed"):

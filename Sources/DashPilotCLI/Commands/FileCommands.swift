@@ -68,10 +68,12 @@ struct ImportCommand: CLICommand {
   static let help = """
     USAGE: dashpilotctl import FILE.gpx [--json]
 
-    Reads the track in FILE.gpx and stores it as a shift. A track from another logger
-    has no capture sessions, so its continuity is inferred from timestamps and its
-    figure is always reported as partial. Only root, the daemon's user and members of
-    the socket group may import.
+    Reads the track in FILE.gpx, judges its points by the same capture rules as live
+    fixes (fix type, HDOP, speed where the file has them; the assumed accuracy where it
+    has no HDOP) and stores the points kept as a shift, saying what it refused and why.
+    A track from another logger has no capture sessions, so its continuity is inferred
+    from timestamps and its figure is always reported as partial. Only root, the daemon's
+    user and members of the socket group may import.
     """
 
   /// Points per request: one request line must stay under the protocol's 64 KiB.
@@ -100,15 +102,18 @@ struct ImportCommand: CLICommand {
         _ = try client.request(
           .import, .import(ImportArguments(name: track.name, points: part, more: true)), as: PartAccepted.self)
       }
-      let shift = try client.request(
+      let result = try client.request(
         .import, .import(ImportArguments(name: track.name, points: parts.last ?? [], more: false)),
-        as: ShiftSummary.self)
+        as: ImportResult.self)
       if context.options.json {
-        context.printJSON(shift)
+        context.printJSON(result)
       } else {
         context.console.line(
-          "Imported \(track.points.count) points as shift #\(shift.id): \(ShiftRenderer(console: context.console).summary(shift))"
-        )
+          "Imported \(result.kept) of \(track.points.count) points as shift #\(result.shift.id): "
+            + ShiftRenderer(console: context.console).summary(result.shift))
+        if !result.rejected.isEmpty {
+          context.console.line("refused: " + ImportResult.describe(result.rejected))
+        }
       }
       return .success
     }

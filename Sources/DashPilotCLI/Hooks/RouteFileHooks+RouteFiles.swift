@@ -8,16 +8,13 @@ extension RouteFileHooks {
   /// error estimate (DESIGN.md field notes: `eph` is HDOP x 19 m).
   public static let metresPerHDOP = 19.0
 
-  /// The accuracy given to an imported point whose logger wrote no HDOP: 19 m, what gpsd
-  /// reports for HDOP 1.0 (a clear sky fix), so a track without HDOPs imports as ordinary
-  /// good fixes rather than as perfect ones.
-  public static let defaultImportAccuracy = metresPerHDOP
-
   /// The hooks `dashpilotctl` runs with: RouteFiles reads and writes GPX and GeoJSON here,
   /// on the client, so the daemon never links an XML parser.
   ///
   /// - `import FILE`: every point of every segment (a GPX `trkseg`, a GeoJSON line), in
-  ///   file order, with its time; accuracy `hdop` x 19 m, or 19 m without one.
+  ///   file order, with its time, its fix type and speed where the file gives them, and
+  ///   accuracy `hdop` x 19 m (none without an `hdop`: the daemon then judges the point
+  ///   with its assumed accuracy).
   /// - `route load FILE`: the first route of the file (see `RouteFile.readRoute`), named by
   ///   the file's name.
   /// - `export ID --format gpx|geojson`: one GPX `trkseg` (GeoJSON line) per segment the
@@ -39,7 +36,7 @@ extension RouteFileHooks {
       var points: [WireTrackPoint] = []
       points.reserveCapacity(track.pointCount)
       for point in track.segments.joined() {
-        var accuracy = defaultImportAccuracy
+        var accuracy: Double?
         if let hdop = point.hdop {
           guard hdop.isFinite, hdop >= 0 else {
             throw FileProblem(
@@ -51,7 +48,8 @@ extension RouteFileHooks {
         points.append(
           WireTrackPoint(
             lat: point.coordinate.latitude, lon: point.coordinate.longitude,
-            time: point.time.timeIntervalSince1970, accuracy: accuracy))
+            time: point.time.timeIntervalSince1970, accuracy: accuracy, fix: point.fix,
+            speed: point.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }))
       }
       return Track(name: track.name ?? url.lastPathComponent, points: points)
     },

@@ -65,6 +65,7 @@ struct StatusRenderer {
     }
     if let accepted = capture.accepted { parts.append("\(accepted) kept") }
     if let rejected = capture.rejected { parts.append("\(rejected.values.reduce(0, +)) refused") }
+    if let assumed = capture.accuracyAssumed, assumed > 0 { parts.append("accuracy assumed (receiver reports none)") }
     return parts.joined(separator: " · ")
   }
 

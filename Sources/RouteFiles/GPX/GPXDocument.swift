@@ -13,6 +13,8 @@ struct GPXDocument {
     var elevation: String?
     var time: String?
     var hdop: String?
+    var fix: String?
+    var speed: String?
   }
 
   var routes: [[Point]] = []
@@ -103,6 +105,9 @@ struct GPXDocument {
       case ("rtept", "ele"), ("trkpt", "ele"): point?.elevation = value
       case ("rtept", "time"), ("trkpt", "time"): point?.time = value
       case ("rtept", "hdop"), ("trkpt", "hdop"): point?.hdop = value
+      case ("trkpt", "fix"): point?.fix = value
+      // GPX 1.0's speed (m/s); GPX 1.1 dropped it from the core schema.
+      case ("trkpt", "speed"): point?.speed = value
       case ("rte", "rtept"):
         if let point, !document.routes.isEmpty { document.routes[document.routes.count - 1].append(point) }
         point = nil

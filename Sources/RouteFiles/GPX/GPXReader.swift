@@ -47,7 +47,8 @@ public enum GPXReader {
           segment.append(
             TrackPoint(
               coordinate: coordinate, time: time, elevation: point.elevation.flatMap { Double($0) },
-              hdop: point.hdop.flatMap { Double($0) }))
+              hdop: point.hdop.flatMap { Double($0) }, fix: point.fix.flatMap { $0.isEmpty ? nil : $0 },
+              speed: point.speed.flatMap { Double($0) }))
           index += 1
         }
         segments.append(segment)

@@ -69,14 +69,26 @@ extension RecordingComponent {
     case .tooLarge:
       responder.fail(.badArguments, "the track is too long to import: at most \(ImportAssembly.maximumPoints) points")
     case let .complete(points):
+      guard !points.isEmpty else { throw StoreError.emptyTrack }
+      let judged = TrackImport.judge(ImportAssembly.points(points), configuration: configuration.filter)
+      let refused = ImportAssembly.rejections(judged.statistics)
+      guard !judged.samples.isEmpty else {
+        responder.fail(
+          .badArguments,
+          "none of the track's \(points.count) points passes the capture rules: "
+            + ImportResult.describe(refused))
+        return
+      }
       let shift = try store.importTrack(
-        ImportAssembly.samples(points), source: arguments.name ?? "import",
-        maximumSampleInterval: configuration.maximumSampleInterval)
+        judged.samples, source: arguments.name ?? "import", maximumSampleInterval: configuration.maximumSampleInterval)
       let summary = figure.summary(of: shift.shift, distance: try store.recordedDistance(ofShift: shift.id))
+      let result = ImportResult(
+        shift: summary, points: points.count, kept: judged.statistics.accepted, held: judged.statistics.held,
+        accuracyAssumed: judged.statistics.accuracyAssumed, rejected: refused)
       context?.announce(
         .shiftImported(.init(shift: shift.id)),
-        "imported \(points.count) positions as shift \(shift.id): \(summary.summary)")
-      responder.succeed(summary)
+        "imported \(judged.statistics.accepted) of \(points.count) positions as shift \(shift.id): \(summary.summary)")
+      responder.succeed(result)
     }
   }
 

@@ -117,6 +117,7 @@ public final class RecordingComponent: DaemonComponent {
   public func tick(now: ClockReading) {
     coordinator.ticked(now: now)
     guard let capture else { return }
+    judgeQuietInstant(arrivedBy: now.monotonic - Self.quietInstant, now: now)
     switch capture.flushIfDue() {
     case .nothingDue: break
     case .wrote: perform(coordinator.storeWrote())
@@ -125,6 +126,17 @@ public final class RecordingComponent: DaemonComponent {
     if coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
       perform(coordinator.storeRetried(succeeded: capture.retryStore(), now: now))
     }
+  }
+
+  /// A receiver's instant is judged when the next one's report comes; one that has had no
+  /// report for this long (seconds) is judged on the tick.
+  static let quietInstant: Double = 1
+
+  /// Judges the receiver's last instant if its last report arrived by `arrival`
+  /// (`.infinity`: whatever it is, as when a test says the instant is complete).
+  func judgeQuietInstant(arrivedBy arrival: Double, now: ClockReading) {
+    guard let capture, let outcome = capture.judgeInstantIfQuietSince(arrival) else { return }
+    perform(coordinator.captured(outcome, now: now))
   }
 
   public func isMakingProgress(now: ClockReading) -> Bool {

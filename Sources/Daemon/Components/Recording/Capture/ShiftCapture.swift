@@ -40,6 +40,15 @@ final class ShiftCapture {
     return outcome(events, statisticsBefore: before)
   }
 
+  /// Judges the receiver's last instant when no report has come for it since `arrival`
+  /// (monotonic seconds, the clock gpsd reports are stamped with): a receiver that went
+  /// quiet does not keep its last fix unjudged and unwritten.
+  func judgeInstantIfQuietSince(_ arrival: Double) -> CaptureOutcome? {
+    let before = service.statistics
+    let events = service.judgePendingInstant(arrivedBy: arrival)
+    return events.isEmpty ? nil : outcome(events, statisticsBefore: before)
+  }
+
   enum Flush {
     case nothingDue
     case wrote

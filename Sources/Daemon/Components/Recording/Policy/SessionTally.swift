@@ -42,9 +42,11 @@ struct SessionTally {
     if dropped > 0 { rejected[Self.droppedWhileStoreFailing] = dropped }
     return CaptureSection(
       session: session?.rawValue, sessionStartedAt: startedAt, accepted: statistics.accepted - countedFrom.accepted,
-      rejected: rejected)
+      rejected: rejected, held: statistics.held - countedFrom.held,
+      accuracyAssumed: statistics.accuracyAssumed - countedFrom.accuracyAssumed)
   }
 
   /// Status while no shift is open: nothing is captured.
-  static let idle = CaptureSection(session: nil, sessionStartedAt: nil, accepted: 0, rejected: [:])
+  static let idle = CaptureSection(
+    session: nil, sessionStartedAt: nil, accepted: 0, rejected: [:], held: 0, accuracyAssumed: 0)
 }

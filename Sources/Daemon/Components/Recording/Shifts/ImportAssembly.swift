@@ -1,3 +1,4 @@
+import Capture
 import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
@@ -30,15 +31,18 @@ struct ImportAssembly {
     return .complete(all)
   }
 
-  /// The track's positions as samples without a capture session (this box did not
-  /// capture them); a point with no accuracy gets 0 m (the import is measured with
-  /// inferred continuity and reported partial whatever its accuracy).
-  static func samples(_ points: [WireTrackPoint]) -> [RouteSample] {
+  /// The refused points by reason, as `ImportResult` carries them.
+  static func rejections(_ statistics: CaptureStatistics) -> [String: Int] {
+    Dictionary(uniqueKeysWithValues: statistics.rejected.filter { $0.value > 0 }.map { ($0.key.rawValue, $0.value) })
+  }
+
+  /// The track's points as the capture rules judge them (`TrackImport`).
+  static func points(_ points: [WireTrackPoint]) -> [TrackImport.Point] {
     points.map { point in
-      RouteSample(
-        timestamp: Date(timeIntervalSince1970: point.time),
-        coordinate: GeoCoordinate(latitude: point.lat, longitude: point.lon),
-        horizontalAccuracy: point.accuracy ?? 0, captureSessionID: nil)
+      TrackImport.Point(
+        time: Date(timeIntervalSince1970: point.time),
+        coordinate: GeoCoordinate(latitude: point.lat, longitude: point.lon), accuracy: point.accuracy,
+        mode: point.fix.flatMap(TrackImport.Point.mode(gpxFix:)), speed: point.speed)
     }
   }
 }

@@ -1,0 +1,92 @@
+// Truth on real receivers (issue 13): what capture records on recordings no one here made,
+// against what is true of each (../shared/real-logs/README.md, gpsd's own notes) or the
+// generated truth (Fixtures/truth, Fixtures/drives).
+import Capture
+import DashPilotCore
+import Foundation
+import TestSupport
+
+/// gpsd regression logs whose receiver moved (by their own notes); every other log with a
+/// fix stood still. The same list as StationaryHoldTests.
+private let movingGPSDLogs: Set<String> = [
+  "bundg_zeus_9", "bt451", "humminbird-M37", "nl2008u", "quectel-eg25-g", "garmin-10x",
+]
+
+/// Moving logs left out of the speed cross-check, and why.
+private let notSpeedChecked: [String: String] = [
+  "bundg_zeus_9":
+    "gpsd's reports carry speeds it computed from sentences whose times disagree (0-0.3 m/s while sailing at 3)",
+  "bt451": "three recordings whose clock goes back 52 minutes: its car fixes precede its parked ones",
+  "garmin-10x": "a laptop receiver carried from a window into a case: its movement is position noise",
+]
+
+private let staticRealLogs = [
+  "marineapi_garmin15h_coldstart_static", "marineapi_garmin15_ggaonly_static", "signalk_amsterdam_static",
+  "rosdrivers_navsat_rtkfixed_static",
+]
+private let movingRealLogs = ["dotmorten_garmin_car_reno_tahoe"]
+
+func runTruthBenchmarks(_ report: inout BenchReport) {
+  let gpsdLogs = TestPaths.gpsdLogs
+  let realLogs = TestPaths.shared.appendingPathComponent("real-logs")
+  var stationary: [(String, URL)] = []
+  var moving: [(String, URL)] = []
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: gpsdLogs.path)) ?? []
+  for file in names.sorted() where file.hasSuffix(".log.chk") {
+    let name = String(file.dropLast(".log.chk".count))
+    let url = gpsdLogs.appendingPathComponent(file)
+    if movingGPSDLogs.contains(name) {
+      if notSpeedChecked[name] == nil { moving.append((name, url)) }
+    } else {
+      stationary.append((name, url))
+    }
+  }
+  stationary += staticRealLogs.map { ($0, realLogs.appendingPathComponent("\($0).json")) }
+  moving += movingRealLogs.map { ($0, realLogs.appendingPathComponent("\($0).json")) }
+
+  var worstStationary = (name: "", metres: 0.0)
+  var counted = 0
+  for (name, url) in stationary {
+    guard let result = try? GPSDLogReplay.replay(contentsOf: url) else { continue }
+    // Only logs with a position in them: gpsd's suite also holds AIS and no-fix captures.
+    let positioned = result.statistics.received - (result.statistics.rejected[.noFix] ?? 0)
+    guard positioned > 0 else { continue }
+    counted += 1
+    if result.distance.metres >= worstStationary.metres { worstStationary = (name, result.distance.metres) }
+  }
+  report.record("truth.stationary_worst_m", (worstStationary.metres * 10).rounded() / 10, "m")
+  print("  (\(counted) stationary logs with a position; worst \(worstStationary.name))")
+
+  var worstKept = (name: "", ratio: Double.infinity)
+  for (name, url) in moving {
+    guard let data = try? Data(contentsOf: url), let result = try? GPSDLogReplay.replay(contentsOf: url) else {
+      continue
+    }
+    let speeds = ReceiverSpeedIntegral().metres(of: data)
+    guard speeds > 0 else { continue }
+    let ratio = result.distance.metres / speeds
+    print(String(format: "  %@: recorded %.1f m, speeds %.1f m", name, result.distance.metres, speeds))
+    if ratio < worstKept.ratio { worstKept = (name, ratio) }
+  }
+  report.record("truth.moving_kept_worst_ratio", (worstKept.ratio * 1000).rounded() / 1000, "ratio")
+  print("  (worst \(worstKept.name); not checked: \(notSpeedChecked.keys.sorted().joined(separator: ", ")))")
+
+  var worstOver = (name: "", ratio: 0.0)
+  for (directory, key) in [("truth", "true_metres"), ("drives", "metres")] {
+    let folder = TestPaths.fixtures.appendingPathComponent(directory)
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for file in files.sorted() where file.hasSuffix(".expected.json") {
+      let name = String(file.dropLast(".expected.json".count))
+      guard let data = try? Data(contentsOf: folder.appendingPathComponent(file)),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let truth = (object[key] as? NSNumber)?.doubleValue, truth > 0,
+        let result = try? GPSDLogReplay.replay(contentsOf: folder.appendingPathComponent("\(name).json"))
+      else { continue }
+      let ratio = result.distance.metres / truth
+      print(String(format: "  %@: recorded %.1f m of %.1f m", name, result.distance.metres, truth))
+      if ratio > worstOver.ratio { worstOver = (name, ratio) }
+    }
+  }
+  report.record("truth.over_truth_worst_ratio", (worstOver.ratio * 10000).rounded() / 10000, "ratio")
+  print("  (worst \(worstOver.name))")
+}
