@@ -85,9 +85,10 @@ man:
 # it, and checks start, status, journal, restart and stop against a real systemd; then
 # the package's whole life in another booted root (scripts/system-test/package.sh):
 # install with its dependencies from Debian, upgrade, remove, purge.
+# Both parts run even when the first fails; either failing fails the target.
 system-test: deps
-	scripts/system-test/run.sh
-	SWIFT=$(SWIFT) scripts/system-test/package.sh
+	@status=0; scripts/system-test/run.sh || status=1; \
+	  SWIFT=$(SWIFT) scripts/system-test/package.sh || status=1; exit $$status
 
 clean:
 	rm -rf .build

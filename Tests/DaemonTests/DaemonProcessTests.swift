@@ -45,7 +45,9 @@ struct DaemonProcessTests {
     let answer = try #require(raw.ask(#"{"v":1,"id":99,"cmd":"status"}"#))
     #expect(answer["id"] as? Int == 99)
     #expect(answer["ok"] as? Bool == true)
-    #expect(((answer["result"] as? [String: Any])?["daemon"] as? [String: Any])?["version"] as? String == DashPilotVersion.string)
+    #expect(
+      ((answer["result"] as? [String: Any])?["daemon"] as? [String: Any])?["version"] as? String
+        == DashPilotVersion.string)
 
     var mode = stat()
     #expect(lstat(daemon.socketPath, &mode) == 0)
