@@ -370,7 +370,8 @@ check "apt-get purge dashpilot" bash -c "
   nsenter -t $container_pid -a env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dashpilot </dev/null >'$work/purge.log' 2>&1 ||
     { tail -30 '$work/purge.log'; exit 1; }"
 has_line() {  # has_line FILE LINE: FILE has exactly LINE as one of its lines
-  grep -qFx -- "$2" "$1" || { echo "no line \"$2\" in:"; cat -A "$1" | tail -8; return 1; }
+  # (dpkg's lines reach the file ending in CR LF.)
+  tr -d '\r' <"$1" | grep -qFx -- "$2" || { echo "no line \"$2\" in:"; cat -A "$1" | tail -8; return 1; }
 }
 check "purge says in a line what it leaves" has_line "$work/purge.log" \
   "dashpilot: configuration removed; the database of recorded shifts stays in /var/lib/dashpilot (owned by the system user dashpilot): delete it with 'rm -r /var/lib/dashpilot' if it is no longer wanted"
