@@ -80,7 +80,7 @@ check "Recommends: gpsd" expect_equal "gpsd" field "$deb" Recommends
 check "Suggests: espeak-ng, mosquitto-clients" expect_equal "espeak-ng, mosquitto-clients" field "$deb" Suggests
 
 # Depends, judged independently of dpkg-shlibdeps: the package of every library the two
-# binaries need at start (ELF NEEDED, resolved by the loader's cache, owned per dpkg -S),
+# binaries need at start (ELF NEEDED, found as the loader finds them (ldd), owned per dpkg -S),
 # libcurl's for the library the routing client dlopens, and the sysusers provider.
 mkdir -p "$work/extracted"
 dpkg-deb -x "$deb" "$work/extracted"
