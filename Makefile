@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 
-.PHONY: all deps build test bench demo clean install system-test fuzz format lint
+.PHONY: all deps build test bench demo clean install deb man system-test fuzz format lint
 
 all: build
 
@@ -39,13 +39,16 @@ format:
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 
-# Static binaries (no Swift runtime needed on the box), the unit, sysusers and tmpfiles
-# entries and the documented configuration (never overwriting an edited one).
-# DESTDIR stages into another root; PREFIX moves binaries and systemd entries.
+# For development (a box gets the package, `make deb`): static binaries (no Swift runtime
+# needed on the box), the unit, sysusers and tmpfiles entries, the manual pages, the bash
+# completion and the documented configuration (never overwriting an edited one).
+# DESTDIR stages into another root; PREFIX moves binaries, systemd entries and pages.
 BINDIR ?= $(PREFIX)/bin
 SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
 CONFDIR ?= /etc/dashpilot
 
 install: deps
@@ -58,15 +61,34 @@ install: deps
 	chmod 0644 "$(DESTDIR)$(SYSTEMDDIR)/dashpilotd.service"
 	install -D -m 0644 systemd/dashpilot.sysusers "$(DESTDIR)$(SYSUSERSDIR)/dashpilot.conf"
 	install -D -m 0644 systemd/dashpilot.tmpfiles "$(DESTDIR)$(TMPFILESDIR)/dashpilot.conf"
+	python3 scripts/man/build.py .build/man >/dev/null
+	for page in dashpilotd.8 dashpilotctl.1 dashpilot.conf.5; do \
+	  install -D -m 0644 ".build/man/$$page" "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$page" && \
+	  gzip -9nf "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$page" || exit 1; done
+	install -D -m 0644 scripts/completion/dashpilotctl "$(DESTDIR)$(COMPLETIONSDIR)/dashpilotctl"
 	test -e "$(DESTDIR)$(CONFDIR)/dashpilot.conf" || install -D -m 0644 config/dashpilot.conf "$(DESTDIR)$(CONFDIR)/dashpilot.conf"
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
 	  systemd-sysusers && systemd-tmpfiles --create "$(TMPFILESDIR)/dashpilot.conf" && systemctl daemon-reload; \
 	  echo "installed; start it with: sudo systemctl enable --now dashpilotd"; fi
 
+# The Debian package, for this machine's architecture: .build/deb/dashpilot_VERSION_ARCH.deb
+# (its path is the last line printed). VERSION is Sources/DashPilotCore/Version.swift;
+# DEB_VERSION=VERSION+SUFFIX builds a higher package version from the same tree.
+deb: deps
+	SWIFT=$(SWIFT) DEB_VERSION=$(DEB_VERSION) scripts/deb/build.sh
+
+# The manual pages, rendered into .build/man (make deb installs them compressed).
+man:
+	python3 scripts/man/build.py .build/man
+
 # Boots a Debian 12 root under systemd-nspawn, installs the static binaries and unit in
-# it, and checks start, status, journal, restart and stop against a real systemd.
+# it, and checks start, status, journal, restart and stop against a real systemd; then
+# the package's whole life in another booted root (scripts/system-test/package.sh):
+# install with its dependencies from Debian, upgrade, remove, purge.
+# Both parts run even when the first fails; either failing fails the target.
 system-test: deps
-	scripts/system-test/run.sh
+	@status=0; scripts/system-test/run.sh || status=1; \
+	  SWIFT=$(SWIFT) scripts/system-test/package.sh || status=1; exit $$status
 
 clean:
 	rm -rf .build

@@ -1,3 +1,4 @@
+import DashPilotCore
 import Foundation
 import TestSupport
 import Testing
@@ -20,7 +21,7 @@ struct DaemonProcessTests {
     #expect(human.status == 0)
     let lines = human.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.count == 6)
-    #expect(lines.first?.hasPrefix("dashpilotd 0.1.0 · running · up ") == true)
+    #expect(lines.first?.hasPrefix("dashpilotd \(DashPilotVersion.string) · running · up ") == true)
     #expect(lines.contains("gpsd       not connected (127.0.0.1:1)"))
     #expect(lines.contains("shift      none open"))
     #expect(lines.contains("store      \(daemon.databasePath) · ok"))
@@ -44,7 +45,9 @@ struct DaemonProcessTests {
     let answer = try #require(raw.ask(#"{"v":1,"id":99,"cmd":"status"}"#))
     #expect(answer["id"] as? Int == 99)
     #expect(answer["ok"] as? Bool == true)
-    #expect(((answer["result"] as? [String: Any])?["daemon"] as? [String: Any])?["version"] as? String == "0.1.0")
+    #expect(
+      ((answer["result"] as? [String: Any])?["daemon"] as? [String: Any])?["version"] as? String
+        == DashPilotVersion.string)
 
     var mode = stat()
     #expect(lstat(daemon.socketPath, &mode) == 0)

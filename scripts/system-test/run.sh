@@ -11,22 +11,20 @@
 # each run boots a throwaway overlay (or copy) of it, so runs never see each other.
 set -euo pipefail
 
-started_ns=$(date +%s%N)
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${DASHPILOT_SHARED:-$repo/../shared}
-cache=${DASHPILOT_SYSTEMTEST_CACHE:-/var/cache/dashpilot-systemtest}
-suite=bookworm
-mirror=${DASHPILOT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+test_name=system-test
+# shellcheck source=scripts/system-test/lib.sh
+. "$repo/scripts/system-test/lib.sh"
 # gpsfake itself comes from the host's gpsd-clients (whose GTK dependencies do not
 # configure under debootstrap); python3-gps and python3-distutils are what it imports.
 # libcurl4 (dashpilotd's routing client), libmosquitto1 (its fleet uplink) and libxml2 (dashpilotctl's GPX reader through
-# FoundationXML) are what the static binaries still load from the box.
-packages="systemd,dbus,gpsd,python3-gps,python3-distutils,libinih1,libsqlite3-0,libstdc++6,libcurl4,libxml2,libmosquitto1"
+# FoundationXML) are what the static binaries still load from the box. man-db lets
+# systemd-analyze verify find the manual pages the unit's Documentation= names.
+packages="systemd,dbus,gpsd,python3-gps,python3-distutils,libinih1,libsqlite3-0,libstdc++6,libcurl4,libxml2,libmosquitto1,man-db"
 fixture=${DASHPILOT_SYSTEMTEST_LOG:-$shared/gpsd-logs/bu303-moving.log}
-
-elapsed() { local ms=$(( ($(date +%s%N) - started_ns) / 1000000 )); printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)); }
-log() { printf '[system-test %6ss] %s\n' "$(elapsed)" "$*"; }
-die() { log "FATAL: $*"; exit 1; }
+version=$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$repo/Sources/DashPilotCore/Version.swift")
+version_pattern=${version//./\\.}
 
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, systemd-nspawn, nsenter)"
 for tool in debootstrap systemd-nspawn nsenter; do
@@ -35,46 +33,10 @@ done
 [ -r "$fixture" ] || die "the gpsd log $fixture is not there (set DASHPILOT_SHARED)"
 [ -x /usr/bin/gpsfake ] || die "the host has no /usr/bin/gpsfake (gpsd-clients)"
 
-# --- The cached Debian root -----------------------------------------------------------
-key=$(printf '%s %s' "$suite" "$packages" | sha256sum | cut -c1-16)
-base=$cache/root-$key
-if [ ! -x "$base/lib/systemd/systemd" ]; then
-  log "debootstrapping $suite ($packages) into $base (once; cached afterwards)"
-  mkdir -p "$cache"
-  rm -rf "$base.partial"
-  debootstrap --variant=minbase --include="$packages" "$suite" "$base.partial" "$mirror" \
-    >"$cache/debootstrap-$key.log" 2>&1 || die "debootstrap failed; see $cache/debootstrap-$key.log"
-  rm -f "$base.partial/etc/machine-id"
-  mv "$base.partial" "$base"
-fi
-log "Debian root: $base"
-
-# --- A throwaway root for this run ----------------------------------------------------
-work=$(mktemp -d /var/tmp/dashpilot-systemtest.XXXXXX)
+# --- The cached Debian root, and a throwaway overlay of it for this run -----------------
+cached_root "$packages"
 root=$work/root
-mkdir -p "$root" "$work/upper" "$work/overlay-work"
-nspawn_pid=""
-container_pid=""
-cleanup() {
-  set +e
-  if [ -n "$container_pid" ] && kill -0 "$container_pid" 2>/dev/null; then
-    nsenter -t "$container_pid" -a systemctl poweroff >/dev/null 2>&1
-  fi
-  if [ -n "$nspawn_pid" ]; then
-    for _ in $(seq 1 100); do kill -0 "$nspawn_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$nspawn_pid" 2>/dev/null && kill "$nspawn_pid"
-    wait "$nspawn_pid" 2>/dev/null
-  fi
-  mountpoint -q "$root" && umount "$root"
-  rm -rf "$work"
-}
-trap cleanup EXIT
-if mount -t overlay overlay -o "lowerdir=$base,upperdir=$work/upper,workdir=$work/overlay-work" "$root" 2>/dev/null; then
-  log "booting an overlay of the cached root"
-else
-  log "overlayfs unavailable here; copying the cached root"
-  cp -a "$base/." "$root/"
-fi
+overlay_root "$root"
 
 # --- Install into it, as a packager would -----------------------------------------------
 log "make install DESTDIR=$root"
@@ -83,73 +45,14 @@ make -C "$repo" --no-print-directory install DESTDIR="$root" PREFIX=/usr/local >
 port=$(( 40000 + RANDOM % 20000 ))
 sed -i "s|^#Address=localhost:2947|Address=127.0.0.1:$port|" "$root/etc/dashpilot/dashpilot.conf"
 grep -q "^Address=127.0.0.1:$port" "$root/etc/dashpilot/dashpilot.conf" || die "could not point the configuration at gpsd"
-# The container shares the host's loopback: its own gpsd must not take port 2947.
-ln -sf /dev/null "$root/etc/systemd/system/gpsd.socket"
-ln -sf /dev/null "$root/etc/systemd/system/gpsd.service"
+prepare_for_boot "$root"
 install -D -m 0755 /usr/bin/gpsfake "$root/usr/local/bin/gpsfake"
 install -D -m 0644 "$fixture" "$root/opt/dashpilot/fixture.log"
-echo "dashpilot-systemtest" >"$root/etc/hostname"
-# A machine id of its own (the cached root has none), so first-boot setup does not run.
-systemd-machine-id-setup --root="$root" >/dev/null 2>&1 || true
-ln -sf /dev/null "$root/etc/systemd/system/systemd-firstboot.service"
 
-# --- Boot -----------------------------------------------------------------------------
-log "booting with systemd-nspawn"
-# bpf and these capabilities let IPAddressDeny=/IPAddressAllow= be enforced inside.
-systemd-nspawn -D "$root" -b --register=no --keep-unit --console=pipe \
-  --system-call-filter=bpf --capability=CAP_BPF,CAP_NET_ADMIN \
-  >"$work/console.log" 2>&1 </dev/null &
-nspawn_pid=$!
-for _ in $(seq 1 100); do
-  # The container's init is a descendant of nspawn named systemd (not nspawn's child).
-  container_pid=$(ps -eo pid=,ppid=,comm= | awk -v parent="$nspawn_pid" '
-    { pid[$1]=$2; name[$1]=$3 }
-    END { for (p in pid) { q=p; while (q in pid && q!=parent) q=pid[q]; if (q==parent && name[p]=="systemd") print p } }' | head -1)
-  [ -n "$container_pid" ] && break
-  kill -0 "$nspawn_pid" 2>/dev/null || { cat "$work/console.log"; die "systemd-nspawn exited"; }
-  sleep 0.1
-done
-[ -n "$container_pid" ] || die "no systemd inside the container"
-in_container() { nsenter -t "$container_pid" -a "$@"; }
-# Until its bus is up systemctl cannot even ask; then --wait waits for the boot to end.
-state=""
-for _ in $(seq 1 300); do
-  state=$(in_container systemctl is-system-running --wait 2>/dev/null || true)
-  case "$state" in running|degraded|maintenance|stopping) break ;; esac
-  sleep 0.2
-done
-log "container systemd pid $container_pid is $state"
+# --- Boot ---------------------------------------------------------------------------
+boot "$root"
 
 # --- Checks ---------------------------------------------------------------------------
-passed=0
-failed=0
-check() {
-  local name=$1; shift
-  if output=$("$@" 2>&1); then
-    passed=$((passed + 1)); log "ok - $name"
-  else
-    failed=$((failed + 1)); log "not ok - $name"; printf '%s\n' "$output" | sed 's/^/    /' | head -40
-  fi
-}
-expect_output() {  # expect_output PATTERN COMMAND...: the command succeeds and prints PATTERN
-  local pattern=$1; shift
-  local text
-  text=$("$@" 2>&1) || { printf '%s\n' "$text"; return 1; }
-  grep -qE -- "$pattern" <<<"$text" || { printf 'expected /%s/ in:\n%s\n' "$pattern" "$text"; return 1; }
-}
-journal_has() {  # journal_has PATTERN: a dashpilotd journal entry (JSON) matches PATTERN
-  local text
-  text=$(in_container journalctl -u dashpilotd -o json --no-pager 2>&1)
-  grep -qE -- "$1" <<<"$text" || { printf 'no journal entry matches /%s/; the journal has:\n' "$1"; in_container journalctl -u dashpilotd --no-pager | tail -20; return 1; }
-}
-eventually() {  # eventually SECONDS COMMAND...: the command succeeds within SECONDS (output of the last try)
-  local seconds=$1; shift
-  local deadline=$((SECONDS + seconds)) text
-  until text=$("$@" 2>&1); do
-    [ $SECONDS -lt $deadline ] || { printf '%s\n' "$text"; return 1; }
-    sleep 0.5
-  done
-}
 main_pid() { in_container systemctl show -p MainPID --value dashpilotd; }
 # The capture session status reports (empty while there is none).
 capture_session() {
@@ -182,7 +85,7 @@ check "its STATUS= line says where it answers" expect_output '^StatusText=Answer
   in_container systemctl show -p StatusText dashpilotd
 check "the socket is 0660 dashpilot:dashpilot" expect_output '^660 dashpilot dashpilot socket$' \
   in_container stat -c '%a %U %G %F' /run/dashpilot/control.sock
-check "dashpilotctl status answers" expect_output '^dashpilotd +0\.1\.0 · running' in_container dashpilotctl status
+check "dashpilotctl status answers" expect_output "^dashpilotd +$version_pattern · running" in_container dashpilotctl status
 first_pid=$(main_pid)
 check "status --json reports the unit's MainPID" expect_output "\"pid\" : $first_pid," in_container dashpilotctl status --json
 check "status --json reads gpsd from the configuration" expect_output "\"address\" : \"127.0.0.1:$port\"" \
@@ -200,7 +103,7 @@ check "the journal has the gpsd connection line" journal_has "\"MESSAGE\":\"conn
 check "a user outside the group is told which group to join (exit 3)" bash -c "
   out=\$(nsenter -t $container_pid -a runuser -u nobody -- dashpilotctl status 2>&1); rc=\$?
   echo \"\$out\"; [ \$rc -eq 3 ] && grep -q 'join the group dashpilot' <<<\"\$out\""
-check "the journal has the start line with its priority" journal_has '"MESSAGE":"dashpilotd 0\.1\.0 starting[^"]*configuration /etc/dashpilot/dashpilot\.conf'
+check "the journal has the start line with its priority" journal_has "\"MESSAGE\":\"dashpilotd $version_pattern starting[^\"]*configuration /etc/dashpilot/dashpilot\\.conf"
 check "the journal has the ready line from sd_journal_sendv" journal_has '"PRIORITY":"5".*"MESSAGE":"ready: answering on /run/dashpilot/control.sock|"MESSAGE":"ready: answering on /run/dashpilot/control.sock.*"PRIORITY":"5"'
 
 check "the unit arms a 30 s watchdog" expect_output '^WatchdogUSec=30s$' in_container systemctl show -p WatchdogUSec dashpilotd
@@ -240,12 +143,5 @@ check "dashpilotctl now says how to start it (exit 3)" bash -c "
   out=\$(nsenter -t $container_pid -a dashpilotctl status 2>&1); rc=\$?
   echo \"\$out\"; [ \$rc -eq 3 ] && grep -q 'sudo systemctl start dashpilotd' <<<\"\$out\""
 
-log "powering the container off"
-in_container systemctl poweroff >/dev/null 2>&1 || true
-for _ in $(seq 1 150); do kill -0 "$nspawn_pid" 2>/dev/null || break; sleep 0.1; done
-check "the container powered off" bash -c "! kill -0 $nspawn_pid 2>/dev/null"
-container_pid=""
-
-log "wall time $(elapsed) s"
-echo "system-test: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+power_off
+finish

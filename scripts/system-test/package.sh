@@ -1,0 +1,400 @@
+#!/usr/bin/env bash
+# The package's system test: the box's whole life with the Debian package.
+#
+# 1. `make deb`, and a second package with a higher version from the same tree
+#    (DEB_VERSION=VERSION+systemtest1); the first checked on the host: file name and
+#    fields, Depends against what the binaries really load (readelf, ldconfig, dpkg -S)
+#    plus libcurl, the conffile, the file list and modes, the maintainer scripts against
+#    debhelper's own autoscripts, the manual pages with man -l, lintian.
+# 2. In a chroot of a plain Debian 12 (not booted: no systemd running), apt-get install
+#    of the package, its dependencies from Debian's archive: nothing fails, the user, the
+#    directories and the enablement are made, nothing is started, both binaries run.
+# 3. In a booted Debian 12 (systemd-nspawn): apt-get install, the service enabled,
+#    running and ready; dashpilotctl status as a member of the group; man dashpilotctl;
+#    bash completion of shift numbers from the real daemon; a shift recorded through gpsd
+#    (gpsfake); an upgrade to the higher version keeps the rows, the open shift (a new
+#    capture session and a gap) and an edited configuration, without a conffile
+#    question; apt-get remove stops the service and keeps data and configuration;
+#    apt-get purge removes the configuration, says what it leaves, keeps the database;
+#    the journal has every start and stop.
+# Ends with "package-test: N passed, M failed" and a non-zero status on failure. Needs
+# root, debootstrap, systemd-nspawn, nsenter and lintian: under CI (CI=true) a missing
+# one is a failure, elsewhere a skip that names it. The roots are cached as run.sh's.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+test_name=package-test
+SWIFT=${SWIFT:-swift}
+
+missing=()
+[ "$(id -u)" -eq 0 ] || missing+=("root")
+for tool in debootstrap systemd-nspawn nsenter lintian dpkg-deb readelf; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "${CI:-}" = true ]; then
+    echo "package-test: FAILED: needs ${missing[*]} (make deps installs scripts/deps/*.txt)" >&2
+    exit 1
+  fi
+  echo "package-test: SKIPPED: needs ${missing[*]} (make deps installs scripts/deps/*.txt)"
+  exit 0
+fi
+[ -x /usr/bin/gpsfake ] || { echo "package-test: the host has no /usr/bin/gpsfake (gpsd-clients)" >&2; exit 1; }
+
+# shellcheck source=scripts/system-test/lib.sh
+. "$repo/scripts/system-test/lib.sh"
+
+version=$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$repo/Sources/DashPilotCore/Version.swift")
+arch=$(dpkg --print-architecture)
+upgrade_version=$version+systemtest1
+# python3-gps and python3-distutils for gpsfake (copied from the host); man-db and
+# bash-completion for what a person uses. Nothing the package depends on: apt fetches it.
+packages="systemd,dbus,python3-gps,python3-distutils,man-db,bash-completion"
+
+# --- 1. Build, and check the package itself -------------------------------------------
+# DASHPILOT_DEB and DASHPILOT_UPGRADE_DEB test packages already built (both, or neither).
+if [ -n "${DASHPILOT_DEB:-}" ]; then
+  deb=$(readlink -f "$DASHPILOT_DEB")
+  upgrade_deb=$(readlink -f "${DASHPILOT_UPGRADE_DEB:?DASHPILOT_DEB needs DASHPILOT_UPGRADE_DEB too}")
+else
+  log "make deb"
+  make -C "$repo" --no-print-directory deb SWIFT="$SWIFT" >"$work/deb.log" 2>&1 || { cat "$work/deb.log"; die "make deb failed"; }
+  deb=$(tail -1 "$work/deb.log")
+  log "make deb DEB_VERSION=$upgrade_version"
+  # Only the test installs it, so it is compressed fast (DEB_XZ_LEVEL=1).
+  DEB_XZ_LEVEL=1 make -C "$repo" --no-print-directory deb SWIFT="$SWIFT" DEB_VERSION="$upgrade_version" >"$work/deb-upgrade.log" 2>&1 ||
+    { cat "$work/deb-upgrade.log"; die "make deb DEB_VERSION=$upgrade_version failed"; }
+  upgrade_deb=$(tail -1 "$work/deb-upgrade.log")
+fi
+log "built $deb ($(du -k "$deb" | cut -f1) KiB) and $(basename "$upgrade_deb")"
+
+check "make deb's last line is .build/deb/dashpilot_${version}_$arch.deb" \
+  test "$deb" = "$repo/.build/deb/dashpilot_${version}_$arch.deb" -a -f "$deb"
+check "the upgrade package is dashpilot_${upgrade_version}_$arch.deb" \
+  test "$upgrade_deb" = "$repo/.build/deb/dashpilot_${upgrade_version}_$arch.deb" -a -f "$upgrade_deb"
+field() { dpkg-deb -f "$1" "$2"; }
+check "Package, Version, Architecture" expect_equal "dashpilot $version $arch" \
+  bash -c "echo \$(dpkg-deb -f '$deb' Package Version Architecture | cut -d' ' -f2)"
+check "dpkg orders the upgrade above the release" dpkg --compare-versions "$upgrade_version" gt "$version"
+check "Recommends: gpsd" expect_equal "gpsd" field "$deb" Recommends
+check "Suggests: espeak-ng, mosquitto-clients" expect_equal "espeak-ng, mosquitto-clients" field "$deb" Suggests
+
+# Depends, judged independently of dpkg-shlibdeps: the package of every library the two
+# binaries need at start (ELF NEEDED, found as the loader finds them (ldd), owned per dpkg -S),
+# libcurl's for the library the routing client dlopens, and the sysusers provider.
+mkdir -p "$work/extracted"
+dpkg-deb -x "$deb" "$work/extracted"
+owner_of() {  # owner_of PATH: the package that ships the library at PATH (dpkg -S), without :arch
+  local candidate owner
+  for candidate in "$1" "$(readlink -f "$1")" "$(readlink -f "$1" | sed 's|^/usr/lib/|/lib/|')"; do
+    owner=$(dpkg -S "$candidate" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$owner" ] && { echo "$owner"; return 0; }
+  done
+  echo "no package ships $1" >&2; return 1
+}
+depends_check() {
+  local expected=() soname path binary
+  for binary in "$work/extracted/usr/sbin/dashpilotd" "$work/extracted/usr/bin/dashpilotctl"; do
+    while read -r soname; do
+      # Where the loader finds it for this binary (ldd), whatever the architecture.
+      path=$(ldd "$binary" | awk -v s="$soname" '$1 == s && $2 == "=>" { print $3; exit } $1 ~ ("/" s "$") { print $1; exit }')
+      [ -n "$path" ] || { echo "the loader cannot find $soname for $binary"; return 1; }
+      expected+=("$(owner_of "$path")") || return 1
+    done < <(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+  done
+  local curl_soname
+  curl_soname=$(sed -n 's/.*dlopen("\(libcurl\.so\.[0-9]*\)".*/\1/p' "$repo/Sources/CCurl/CurlLoader.c")
+  path=$(ldconfig -p | awk -v s="$curl_soname" '$1 == s { print $NF; exit }')
+  [ -n "$path" ] || { echo "this machine has no $curl_soname"; return 1; }
+  expected+=("$(owner_of "$path")") || return 1
+  local want got
+  want=$(printf '%s\n' "${expected[@]}" "systemd | systemd-standalone-sysusers | systemd-sysusers" | sort -u)
+  got=$(dpkg-deb -f "$deb" Depends | sed 's/ *([^)]*)//g' | tr ',' '\n' | sed 's/^ *//; s/ *$//' | sort -u)
+  [ "$want" = "$got" ] || { printf 'Depends should name exactly:\n%s\nit names:\n%s\n' "$want" "$got"; return 1; }
+}
+check "Depends is exactly the packages of what the binaries load, libcurl4 and systemd-sysusers" depends_check
+log "$(dpkg-deb -f "$deb" Depends | sed 's/^/Depends: /')"
+check "the conffile is /etc/dashpilot/dashpilot.conf" expect_equal "/etc/dashpilot/dashpilot.conf" \
+  bash -c "dpkg-deb --ctrl-tarfile '$deb' | tar -xO ./conffiles"
+expected_files="-rw-r--r-- root/root ./etc/dashpilot/dashpilot.conf
+-rwxr-xr-x root/root ./usr/bin/dashpilotctl
+-rw-r--r-- root/root ./usr/lib/systemd/system/dashpilotd.service
+-rw-r--r-- root/root ./usr/lib/sysusers.d/dashpilot.conf
+-rw-r--r-- root/root ./usr/lib/tmpfiles.d/dashpilot.conf
+-rwxr-xr-x root/root ./usr/sbin/dashpilotd
+-rw-r--r-- root/root ./usr/share/bash-completion/completions/dashpilotctl
+-rw-r--r-- root/root ./usr/share/doc/dashpilot/changelog.gz
+-rw-r--r-- root/root ./usr/share/doc/dashpilot/copyright
+-rw-r--r-- root/root ./usr/share/doc/dashpilot/uplink-messages.md.gz
+-rw-r--r-- root/root ./usr/share/man/man1/dashpilotctl.1.gz
+-rw-r--r-- root/root ./usr/share/man/man5/dashpilot.conf.5.gz
+-rw-r--r-- root/root ./usr/share/man/man8/dashpilotd.8.gz"
+check "the files, their modes and owners" expect_equal "$expected_files" \
+  bash -c "dpkg-deb -c '$deb' | grep -v '^d' | awk '{ print \$1, \$2, \$6 }' | sort -k3"
+check "the unit starts /usr/sbin/dashpilotd" expect_output '^ExecStart=/usr/sbin/dashpilotd --config /etc/dashpilot/dashpilot.conf$' \
+  cat "$work/extracted/usr/lib/systemd/system/dashpilotd.service"
+man_check() {
+  local page out
+  for page in "$work"/extracted/usr/share/man/man*/*.gz; do
+    out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 "$page" 2>&1 >/dev/null)
+    [ -z "$out" ] || { echo "$page: $out"; return 1; }
+  done
+}
+check "man -l renders every page without a warning" man_check
+# Our maintainer scripts carry debhelper's blocks verbatim, as dh would write them.
+autoscripts_check() {
+  local dir=/usr/share/debhelper/autoscripts script block text
+  mkdir -p "$work/control"
+  dpkg-deb -e "$deb" "$work/control"
+  for pair in postinst:postinst-sysusers postinst:postinst-init-tmpfiles postinst:postinst-systemd-enable \
+    postinst:postinst-systemd-restart prerm:prerm-systemd-restart postrm:postrm-systemd postrm:postrm-systemd-reload-only; do
+    script=${pair%%:*} block=${pair#*:}
+    text=$(sed -e "s/#UNITFILE#/'dashpilotd.service'/g; s/#UNITFILES#/'dashpilotd.service'/g; s/#RESTART_ACTION#/restart/g" \
+      -e "s/#CONFILE_BASENAME#/dashpilot.conf/g; s/#TMPFILES#/dashpilot.conf/g" "$dir/$block")
+    python3 -c 'import sys; sys.exit(0 if sys.argv[1] in open(sys.argv[2]).read() else 1)' "$text" "$work/control/$script" ||
+      { echo "$script does not carry debhelper's $block:"; echo "$text"; return 1; }
+  done
+}
+if [ -d /usr/share/debhelper/autoscripts ]; then
+  check "the maintainer scripts carry debhelper 13's sysusers, tmpfiles and systemd blocks" autoscripts_check
+elif [ "${CI:-}" = true ]; then
+  check "debhelper is installed (for its autoscripts)" false
+else
+  log "SKIP - the maintainer scripts against debhelper's autoscripts: needs debhelper"
+fi
+lintian_check() {
+  local out accepted unexpected
+  out=$(cd "$work" && lintian -I --pedantic "$deb" 2>&1 | grep -v '^running with root privileges' || true)
+  printf '%s\n' "$out" >"$work/lintian.txt"
+  accepted=$(sed 's/#.*//; /^ *$/d' "$repo/scripts/deb/lintian-accepted")
+  if grep -E '^[EW]: ' <<<"$out"; then echo "lintian reports errors or warnings"; return 1; fi
+  unexpected=$(grep -E '^[IPX]: ' <<<"$out" | awk '{ print $3 }' | sort -u | grep -vxF -f <(printf '%s\n' "$accepted") || true)
+  [ -z "$unexpected" ] || { printf 'tags not in scripts/deb/lintian-accepted:\n%s\n' "$unexpected"; return 1; }
+}
+check "lintian: no error, no warning, only the tags scripts/deb/lintian-accepted explains" lintian_check
+log "lintian -I --pedantic says: $(grep -cE '^[EWIPX]: ' "$work/lintian.txt" || true) tags; E/W: $(grep -cE '^[EW]: ' "$work/lintian.txt" || true)"
+
+cached_root "$packages"
+
+# --- 2. A chroot: a system not booted with systemd --------------------------------------
+chroot_root=$work/chroot
+overlay_root "$chroot_root"
+mount -t proc proc "$chroot_root/proc"
+mount --rbind /dev "$chroot_root/dev"
+mount --make-rslave "$chroot_root/dev"
+cp /etc/resolv.conf "$chroot_root/etc/resolv.conf"
+install -D -m 0644 "$deb" "$chroot_root/opt/dashpilot/$(basename "$deb")"
+in_chroot() { chroot "$chroot_root" "$@"; }
+log "apt-get update in the chroot"
+in_chroot apt-get update -qq >"$work/chroot-update.log" 2>&1 || { cat "$work/chroot-update.log"; die "apt-get update failed"; }
+check "apt-get install in a chroot (no systemd running) succeeds" bash -c "
+  chroot '$chroot_root' env DEBIAN_FRONTEND=noninteractive apt-get install -y -q '/opt/dashpilot/$(basename "$deb")' </dev/null >'$work/chroot-install.log' 2>&1 ||
+    { tail -30 '$work/chroot-install.log'; exit 1; }"
+check "the chroot's dpkg has it installed" expect_equal "install ok installed" \
+  in_chroot dpkg-query -W -f '${Status}' dashpilot
+check "the chroot has the dashpilot user, made by systemd-sysusers" \
+  expect_output '^dashpilot:x:[0-9]+:[0-9]+:DashPilot GPS capture daemon:/var/lib/dashpilot:/usr/sbin/nologin$' in_chroot getent passwd dashpilot
+check "the chroot has /var/lib/dashpilot 0750 dashpilot:dashpilot, made by systemd-tmpfiles" \
+  expect_equal "750 dashpilot dashpilot" in_chroot stat -c '%a %U %G' /var/lib/dashpilot
+# deb-systemd-helper links /lib/systemd/system/..., which is /usr/lib/... on a merged /usr.
+check "the service is enabled for the next boot" expect_equal "/usr/lib/systemd/system/dashpilotd.service" \
+  in_chroot readlink -f /etc/systemd/system/multi-user.target.wants/dashpilotd.service
+no_daemon_in_chroot() {
+  local p
+  for p in /proc/[0-9]*; do
+    [ "$(cat "$p/comm" 2>/dev/null)" = dashpilotd ] && [ "$(readlink "$p/root" 2>/dev/null)" = "$chroot_root" ] &&
+      { echo "dashpilotd runs in the chroot: ${p#/proc/}"; return 1; }
+  done
+  return 0
+}
+check "nothing was started in the chroot" no_daemon_in_chroot
+check "dashpilotd runs with the libraries the package depends on" expect_equal "dashpilotd $version" in_chroot dashpilotd --version
+check "dashpilotctl runs with them too" expect_equal "dashpilotctl $version" in_chroot dashpilotctl --version
+check "the dependencies came from Debian's archive" expect_output '^Get:[0-9]+ .*(libinih1|libmosquitto1)' cat "$work/chroot-install.log"
+umount -R "$chroot_root/dev" "$chroot_root/proc" 2>/dev/null || true
+
+# --- 3. A booted Debian 12 ---------------------------------------------------------------
+root=$work/boot
+overlay_root "$root"
+prepare_for_boot "$root"
+# What the chroot downloaded, so the archive is asked once per run.
+cp -a "$chroot_root/var/lib/apt/lists/." "$root/var/lib/apt/lists/"
+cp "$chroot_root"/var/cache/apt/archives/*.deb "$root/var/cache/apt/archives/" 2>/dev/null || true
+install -D -m 0755 /usr/bin/gpsfake "$root/usr/local/bin/gpsfake"
+install -D -m 0644 "$deb" "$root/opt/dashpilot/$(basename "$deb")"
+install -D -m 0644 "$upgrade_deb" "$root/opt/dashpilot/$(basename "$upgrade_deb")"
+# A steady drive north at 10 m/s, a fix every 0.1 s of playing for 6 minutes: fixes keep
+# coming through the upgrade, with times that only go forwards.
+python3 - "$root/opt/dashpilot/drive.nmea" <<'PY'
+import sys
+def sentence(body):
+    c = 0
+    for ch in body: c ^= ord(ch)
+    return "$%s*%02X" % (body, c)
+lines = []
+for k in range(3600):
+    s = 10 * 3600 + k
+    t = "%02d%02d%02d.00" % (s // 3600, s // 60 % 60, s % 60)
+    lat = "51%08.5f" % (30.0 + k * 10.0 / 1852.0)
+    lines += [sentence("GPRMC,%s,A,%s,N,00007.20000,W,19.44,0.0,010524,,,A" % (t, lat)),
+              sentence("GPGGA,%s,%s,N,00007.20000,W,1,09,0.9,35.0,M,47.0,M,," % (t, lat)),
+              sentence("GPGSA,A,3,02,05,07,09,13,16,20,27,30,,,,1.4,0.9,1.1"),
+              sentence("GPGST,%s,2.7,2.7,2.7,0.0,2.7,2.7,4.0" % t)]
+open(sys.argv[1], "w").write("\r\n".join(lines) + "\r\n")
+PY
+boot "$root"
+check "the boot reaches running" bash -c "[ '$state' = running ] || { nsenter -t $container_pid -a systemctl --failed --no-pager; exit 1; }"
+
+check "before: none of the package's libraries is installed" bash -c "! nsenter -t $container_pid -a dpkg-query -W libinih1 libmosquitto1 >/dev/null 2>&1"
+package_started=$(date +%s%N)
+check "apt-get install ./$(basename "$deb") (dependencies from Debian)" bash -c "
+  nsenter -t $container_pid -a sh -c 'cd /opt/dashpilot && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./$(basename "$deb")' </dev/null >'$work/install.log' 2>&1 ||
+    { tail -30 '$work/install.log'; exit 1; }"
+check "gpsd came with it (Recommends)" expect_equal "install ok installed" in_container dpkg-query -W -f '${Status}' gpsd
+check "the service is enabled" expect_equal "enabled" in_container systemctl is-enabled dashpilotd
+check "the service is running" expect_equal "active running" \
+  bash -c "nsenter -t $container_pid -a systemctl show -p ActiveState -p SubState --value dashpilotd | paste -sd' '"
+check "and ready: its STATUS= line says where it answers" expect_output '^StatusText=Answering on /run/dashpilot/control.sock' \
+  in_container systemctl show -p StatusText dashpilotd
+check "systemd-analyze verify of the installed unit is clean" expect_equal "" \
+  in_container systemd-analyze verify /usr/lib/systemd/system/dashpilotd.service
+check "the database directory is 0750 dashpilot:dashpilot" expect_equal "750 dashpilot dashpilot" \
+  in_container stat -c '%a %U %G' /var/lib/dashpilot
+in_container useradd --create-home --shell /bin/bash driver
+in_container usermod -aG dashpilot driver
+as_driver() { in_container runuser -u driver -- "$@"; }
+check "dashpilotctl status as a member of the group dashpilot" \
+  expect_output "^dashpilotd +${version//./\\.} · running" as_driver dashpilotctl status
+check "man dashpilotctl" expect_output '^NAME' in_container env MANPAGER=cat MANWIDTH=80 man dashpilotctl
+check "man dashpilotctl finds the installed, compressed page" expect_equal "/usr/share/man/man1/dashpilotctl.1.gz" in_container man -w dashpilotctl
+check "man 5 dashpilot.conf, man 8 dashpilotd" expect_equal "/usr/share/man/man5/dashpilot.conf.5.gz /usr/share/man/man8/dashpilotd.8.gz" \
+  bash -c "echo \$(nsenter -t $container_pid -a man -w 5 dashpilot.conf) \$(nsenter -t $container_pid -a man -w 8 dashpilotd)"
+
+# An edited configuration: gpsd on the test's port, and kilometres.
+port=$(( 40000 + RANDOM % 20000 ))
+conf=$root/etc/dashpilot/dashpilot.conf
+sed -i "s|^#Address=localhost:2947|Address=127.0.0.1:$port|; s|^#Units=miles|Units=kilometres|" "$conf"
+edited_sum=$(md5sum <"$conf")
+check "the configuration is edited (two keys)" expect_equal "2" bash -c "grep -cE '^(Address=127.0.0.1:$port|Units=kilometres)$' '$conf'"
+check "systemctl restart dashpilotd applies it" in_container timeout 40 systemctl restart dashpilotd
+status_json() { as_driver dashpilotctl status --json; }
+json_value() {  # json_value EXPRESSION: over status --json as the driver ("s")
+  status_json 2>/dev/null | python3 -c "import json, sys; s = json.load(sys.stdin); print($1)" 2>/dev/null || true
+}
+check "status reads the edited units" expect_equal "kilometres" json_value 's["daemon"]["units"]'
+check "gpsfake starts gpsd on port $port" in_container systemd-run --quiet --unit=dashpilot-gpsfake \
+  /usr/local/bin/gpsfake -1 -q -P "$port" -c 0.025 /opt/dashpilot/drive.nmea
+check "gpsd answers on port $port" in_container timeout 20 bash -c \
+  "until (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; do sleep 0.2; done"
+check "the driver starts shift 1" expect_output '^Shift #1 started at ' as_driver dashpilotctl shift start
+rows() {  # rows [SQL]: what the database holds, read-only (python3's sqlite3)
+  in_container python3 -c '
+import sqlite3, sys
+db = sqlite3.connect("file:/var/lib/dashpilot/dashpilot.sqlite?mode=ro", uri=True, timeout=10)
+for row in db.execute(sys.argv[1]): print(*row)' "${1:-SELECT count(*) FROM samples WHERE shift_id = 1}"
+}
+wait_for_rows() {  # wait_for_rows N: shift 1 has more than N rows
+  local n
+  for _ in $(seq 1 150); do
+    n=$(rows 2>/dev/null || echo 0)
+    [ "${n:-0}" -gt "$1" ] && return 0
+    sleep 0.2
+  done
+  echo "shift 1 has ${n:-no} rows, not more than $1"; return 1
+}
+check "the shift records rows through gpsd" wait_for_rows 20
+session_before=$(json_value '(s["capture"] or {}).get("session") or ""')
+check "a capture session is open" test -n "$session_before"
+rows "SELECT id FROM samples WHERE shift_id = 1 ORDER BY id" >"$work/ids-before"
+log "$(wc -l <"$work/ids-before") rows of shift 1 before the upgrade, session $session_before"
+pid_before=$(in_container systemctl show -p MainPID --value dashpilotd)
+
+# --- The upgrade ---
+check "apt-get install ./$(basename "$upgrade_deb") (the upgrade)" bash -c "
+  nsenter -t $container_pid -a sh -c 'cd /opt/dashpilot && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./$(basename "$upgrade_deb")' </dev/null >'$work/upgrade.log' 2>&1 ||
+    { tail -30 '$work/upgrade.log'; exit 1; }"
+check "the upgrade asked nothing about the configuration file" bash -c "! grep -n 'Configuration file\\|dashpilot.conf' '$work/upgrade.log'"
+check "dpkg has the higher version" expect_equal "$upgrade_version" in_container dpkg-query -W -f '${Version}' dashpilot
+check "the edited configuration is byte for byte what it was" expect_equal "$edited_sum" bash -c "md5sum <'$conf'"
+check "no copy of the shipped file was left beside it" bash -c "! ls '$root/etc/dashpilot/' | grep -v '^dashpilot.conf$'"
+check "the upgrade restarted the daemon" bash -c "
+  pid=\$(nsenter -t $container_pid -a systemctl show -p MainPID --value dashpilotd); [ \"\$pid\" != 0 ] && [ \"\$pid\" != '$pid_before' ]"
+check "status answers after the upgrade, with the edited units" expect_equal "kilometres" json_value 's["daemon"]["units"]'
+check "shift 1 is still open" expect_equal "1 None" json_value '"%s %s" % (s["shift"]["id"], s["shift"]["ended_at"])'
+new_session() {
+  local session
+  for _ in $(seq 1 150); do
+    session=$(json_value '(s["capture"] or {}).get("session") or ""')
+    [ -n "$session" ] && [ "$session" != "$session_before" ] && { echo "$session"; return 0; }
+    sleep 0.2
+  done
+  echo "no capture session other than $session_before"; return 1
+}
+check "capture resumes in a new session" new_session
+every_row_kept() {
+  rows "SELECT id FROM samples WHERE shift_id = 1 ORDER BY id" >"$work/ids-after"
+  local lost
+  lost=$(comm -23 "$work/ids-before" "$work/ids-after" | wc -l)
+  [ "$lost" -eq 0 ] || { echo "$lost rows of before the upgrade are gone"; return 1; }
+}
+check "every row of before the upgrade is still there" every_row_kept
+check "and new rows come after it" wait_for_rows "$(wc -l <"$work/ids-before")"
+check "the restart is one gap: two unbroken stretches, one gap" eventually 20 expect_equal "2 1" \
+  bash -c "nsenter -t $container_pid -a runuser -u driver -- dashpilotctl shift show 1 --json | python3 -c '
+import json, sys; d = json.load(sys.stdin)[\"shift\"][\"distance\"]; print(d[\"segments\"], d[\"gaps\"])'"
+check "the journal: the first session ended as the daemon stopped for the upgrade" \
+  journal_has "\"MESSAGE\":\"capture session $session_before of shift 1 ended: capture stopped: daemon stopping\""
+check "the journal: shift 1 continues in a new session" journal_has '"MESSAGE":"shift 1 is still open: capture resumes in a new session"'
+
+# --- Remove ---
+rows "SELECT id FROM samples WHERE shift_id = 1 ORDER BY id" >"$work/ids-before"
+check "apt-get remove dashpilot" bash -c "
+  nsenter -t $container_pid -a env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q dashpilot </dev/null >'$work/remove.log' 2>&1 ||
+    { tail -30 '$work/remove.log'; exit 1; }"
+check "the service is stopped" expect_equal "inactive" bash -c "nsenter -t $container_pid -a systemctl is-active dashpilotd || true"
+no_daemon() {
+  local found
+  found=$(in_container sh -c 'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = dashpilotd ] && echo ${p#/proc/}; done; true')
+  [ -z "$found" ] || { echo "dashpilotd still runs: $found"; return 1; }
+}
+check "no dashpilotd process is left" no_daemon
+check "dpkg keeps only its configuration files (rc)" expect_equal "rc " in_container dpkg-query -W -f '${db:Status-Abbrev}' dashpilot
+check "the unit is gone" in_container test ! -e /usr/lib/systemd/system/dashpilotd.service
+check "the edited configuration is kept" expect_equal "$edited_sum" bash -c "md5sum <'$conf'"
+check "the database is kept, every row" every_row_kept
+rows >"$work/count-after-remove"
+log "$(cat "$work/count-after-remove") rows of shift 1 after the removal"
+check "the dashpilot user is kept (it owns the database)" expect_output '^dashpilot:' in_container getent passwd dashpilot
+
+# --- Purge ---
+check "apt-get purge dashpilot" bash -c "
+  nsenter -t $container_pid -a env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dashpilot </dev/null >'$work/purge.log' 2>&1 ||
+    { tail -30 '$work/purge.log'; exit 1; }"
+has_line() {  # has_line FILE LINE: FILE has exactly LINE as one of its lines
+  # (dpkg's lines reach the file ending in CR LF.)
+  tr -d '\r' <"$1" | grep -qFx -- "$2" || { echo "no line \"$2\" in:"; cat -A "$1" | tail -8; return 1; }
+}
+check "purge says in a line what it leaves" has_line "$work/purge.log" \
+  "dashpilot: configuration removed; the database of recorded shifts stays in /var/lib/dashpilot (owned by the system user dashpilot): delete it with 'rm -r /var/lib/dashpilot' if it is no longer wanted"
+check "the configuration is gone, /etc/dashpilot with it" in_container test ! -e /etc/dashpilot
+check "dpkg no longer knows the package" bash -c "
+  s=\$(nsenter -t $container_pid -a dpkg-query -W -f '\${db:Status-Abbrev}' dashpilot 2>/dev/null || true); [ -z \"\$s\" ] || [ \"\$s\" = 'un ' ]"
+check "the enablement is gone" bash -c "[ ! -e '$root/etc/systemd/system/multi-user.target.wants/dashpilotd.service' ] && [ ! -L '$root/etc/systemd/system/multi-user.target.wants/dashpilotd.service' ]"
+check "the database stays, every row" expect_equal "$(cat "$work/count-after-remove")" rows
+check "the rows of before the removal are among them" every_row_kept
+
+# --- The journal: every start and stop ---
+journal_count() {  # journal_count TEXT: dashpilotd journal messages containing TEXT
+  in_container journalctl -u dashpilotd -o cat --no-pager | grep -cF -- "$1" || true
+}
+# Starts: the install, the restart that applied the edit, the upgrade. Stops: that
+# restart, the upgrade, the removal.
+check "the journal has three starts: install, restart, upgrade" expect_equal "3" journal_count "dashpilotd $version starting"
+check "the journal has three clean stops: restart, upgrade, removal" expect_equal "3" journal_count "stopped cleanly"
+check "systemd logged three starts" expect_equal "3" \
+  bash -c "nsenter -t $container_pid -a journalctl -u dashpilotd -o cat --no-pager | grep -cE '^Started (dashpilotd\\.service - )?DashPilot GPS capture daemon' || true"
+check "and three stops" expect_equal "3" \
+  bash -c "nsenter -t $container_pid -a journalctl -u dashpilotd -o cat --no-pager | grep -cE '^Stopped (dashpilotd\\.service - )?DashPilot GPS capture daemon' || true"
+log "package life (install to purge) $(( ($(date +%s%N) - package_started) / 1000000000 )) s"
+
+power_off
+finish
