@@ -49,20 +49,21 @@ struct ReplayCommandTests {
     #expect(input["skipped"] as? Int == 0)
   }
 
-  /// 193 fixes: the first carries gpsd's no-fix DOP, 42 are under 5 m from the last kept
-  /// (the red light), and 18 have run further than the receiver's speeds carried it since
-  /// the last kept (position noise of the generator's 0.4 m, which would lengthen the track).
-  @Test func theShortDriveKeepsExactly132SamplesInOneStretch() throws {
+  /// 193 fixes: the first carries gpsd's no-fix DOP, 41 are under 5 m from the last kept
+  /// (the red light, the arrival), 18 have run further than the receiver's speeds carried
+  /// it since the last kept (position noise of the generator's 0.4 m, which would lengthen
+  /// the track), and the last, standing still, is kept held as the pass ends.
+  @Test func theShortDriveKeepsExactly133SamplesInOneStretch() throws {
     let outcome = try Self.replay([DriveFixture.named("short-drive").json.path, "--json", "--units", "kilometres"])
     let object = try Self.object(outcome)
     let samples = try #require(object["samples"] as? [String: Any])
-    #expect(samples["accepted"] as? Int == 132)
+    #expect(samples["accepted"] as? Int == 133)
     #expect(samples["save_failures"] as? Int == 0)
     let rejected = try #require(samples["rejected"] as? [String: Int])
-    #expect(rejected["negligible_movement"] == 42)
+    #expect(rejected["negligible_movement"] == 41)
     #expect(rejected["unconfirmed_movement"] == 18)
     let distance = try #require(object["distance"] as? [String: Any])
-    #expect(distance["usable_positions"] as? Int == 132)
+    #expect(distance["usable_positions"] as? Int == 133)
     #expect(distance["segments"] as? Int == 1)
     #expect(distance["partial"] as? Bool == false)
     #expect(object["summary"] as? String == "1.6 km recorded")
@@ -80,7 +81,7 @@ struct ReplayCommandTests {
         "2 capture gaps",
         "This is a partial route: capture was interrupted, so more was driven than was recorded.",
       ])
-    #expect(lines.contains("2 capture sessions; 2215 fixes received, 1016 kept (7 held while standing still)"))
+    #expect(lines.contains("2 capture sessions; 2215 fixes received, 1018 kept (9 held while standing still)"))
     #expect(lines.contains("  2 rejected: implausible speed"))
     #expect(lines.contains("4237 lines read, 0 skipped (not gpsd JSON)"))
     #expect(!outcome.standardOutput.contains("Guidance"))

@@ -38,20 +38,21 @@ struct ReplayTests {
     #expect(result.distance.segments == 3)
     #expect(result.distance.isPartial)
     // The seven minutes parked are held still: a held sample a minute and nothing else,
-    // so the stop is one unbroken stretch with the drives either side.
+    // so the stop is one unbroken stretch with the drives either side. Each capture
+    // session also ends with the last fix that stood still (the replug, the end).
     let held = result.samples.filter(\.isHeld)
-    #expect(held.count == 7)
-    #expect(result.statistics.held == 7)
-    let times = held.map(\.timestamp.timeIntervalSince1970)
+    #expect(held.count == 9)
+    #expect(result.statistics.held == 9)
+    let times = held.prefix(7).map(\.timestamp.timeIntervalSince1970)
     #expect(zip(times, times.dropFirst()).allSatisfy { (60...61).contains($1 - $0) })
   }
 
   @Test func aParkedReceiverRecordsNothingInOneUnbrokenStretch() throws {
     let result = try Self.replay(DriveFixture.named("parked").json)
-    // Its first fix, then a held sample a minute for twenty minutes.
-    #expect(result.statistics.accepted == 20)
-    #expect(result.statistics.held == 19)
-    #expect(result.statistics.rejected[.negligibleMovement] == 1179)
+    // Its first fix, then a held sample a minute for twenty minutes and its last fix.
+    #expect(result.statistics.accepted == 21)
+    #expect(result.statistics.held == 20)
+    #expect(result.statistics.rejected[.negligibleMovement] == 1178)
     let quality = ReplayReport(result: result).quality
     #expect(quality.summary == "0.0 mi recorded")
     #expect(quality.details == ["1 unbroken stretch of capture", "No capture gaps detected"])
@@ -122,7 +123,7 @@ struct ReplayTests {
     #expect(input["lines"] as? Int == result.lines)
     let samples = try #require(object["samples"] as? [String: Any])
     #expect(Set(samples.keys) == ["received", "accepted", "held", "accuracy_assumed", "rejected", "save_failures"])
-    #expect(samples["held"] as? Int == 7)
+    #expect(samples["held"] as? Int == 9)
     #expect(samples["accuracy_assumed"] as? Int == 0)
     let rejected = try #require(samples["rejected"] as? [String: Int])
     #expect(Set(rejected.keys) == Set(SampleRejection.allCases.map(\.rawValue)))

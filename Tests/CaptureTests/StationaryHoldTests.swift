@@ -68,12 +68,14 @@ struct StationaryHoldTests {
   /// 1,964 m is almost all the 1.8 km teleport between them. The car's five fixes precede
   /// the last sample retained for the shift, so the capture rule rejects them as out of
   /// order (one verdict for each of its five instants, however many times gpsd reported
-  /// it), and nothing else in it moved: it records nothing.
+  /// it), and nothing else in it moved: it records nothing (its one sample and, at the end
+  /// of the log, its last still fix, held).
   @Test func bt451sCarFixesPrecedeItsStationaryOnesAndAreRejected() throws {
     let url = TestPaths.gpsdLogs.appendingPathComponent("bt451.log.chk")
     let result = try GPSDLogReplay.replay(contentsOf: url)
     #expect(result.distance.metres == 0)
-    #expect(result.statistics.accepted == 1)
+    #expect(result.statistics.accepted == 2)
+    #expect(result.statistics.held == 1)
     #expect(result.statistics.rejected[.outOfOrder] == 5)
   }
 }

@@ -239,6 +239,24 @@ public struct CaptureService {
     }
   }
 
+  /// The session ends with the vehicle standing still: its last still fix is kept, held,
+  /// so the stretch reaches the end of capture. Best effort: the session is ending anyway.
+  private mutating func keepClosingHeldSample(into events: inout [CaptureEvent]) {
+    guard storeFailure == nil, let (closing, refusal) = filter.closingHeldSample() else { return }
+    do {
+      try sink.save(closing)
+      // The fix was counted refused when it was judged; it is kept after all.
+      statistics.rejected[refusal, default: 1] -= 1
+      if statistics.rejected[refusal] == 0 { statistics.rejected[refusal] = nil }
+      statistics.accepted += 1
+      statistics.held += 1
+      if closing.isAccuracyAssumed { statistics.accuracyAssumed += 1 }
+      events.append(.accepted(closing))
+    } catch {
+      filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
+    }
+  }
+
   /// A save failed: the session ends, and the filter judges from what the sink really
   /// kept, not from samples that were lost. `save(_:)` failing calls this; a store that
   /// writes in batches calls it too when a later flush (a timer, not a fix) fails.
@@ -270,6 +288,7 @@ public struct CaptureService {
   private mutating func endSession(_ reason: SessionEndReason, into events: inout [CaptureEvent]) {
     judgePendingInstant(into: &events)
     guard let id = session else { return }
+    if case .saveFailed = reason {} else { keepClosingHeldSample(into: &events) }
     session = nil
     sink.captureSessionEnded(id, reason: reason, at: lastFixTime)
     events.append(.sessionEnded(id, reason))

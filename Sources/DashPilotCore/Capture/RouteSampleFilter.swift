@@ -31,6 +31,9 @@ public struct RouteSampleFilter: Sendable {
   /// that over a stretch the kept moves never add up to more than the speeds: noise zigzags
   /// a slow track, and each zig would otherwise add its own few metres.
   private var speedCredit: Double
+  /// The last fix judged still (and agreeing with the one before it) since the reference,
+  /// and why it was refused then.
+  private var lastStill: (sample: RouteSample, reason: SampleRejection)?
   private var errorEstimates = ErrorEstimateEvidence()
   /// The session the last fix judged belonged to.
   private var judgedSession: CaptureSessionID?
@@ -49,6 +52,7 @@ public struct RouteSampleFilter: Sendable {
     lastRetained = sample
     implausibleStreak = []
     speedCredit = configuration.speedEvidenceMargin
+    lastStill = nil
     motion.reset(retained: sample)
   }
 
@@ -93,11 +97,14 @@ public struct RouteSampleFilter: Sendable {
     if let stillness = stillness(
       of: candidate, distance: distance, interval: interval, previous: previous, speedIntegral: speedIntegral)
     {
-      if isHeldSampleDue(candidate, after: last, previous: previous) {
-        var held = candidate
-        held.isHeld = true
-        speedCredit = configuration.speedEvidenceMargin
-        return accept(held)
+      if agreesWithPrevious(candidate, previous) {
+        if candidate.timestamp.timeIntervalSince(last.timestamp) >= configuration.heldSampleInterval {
+          var held = candidate
+          held.isHeld = true
+          speedCredit = configuration.speedEvidenceMargin
+          return accept(held)
+        }
+        lastStill = (candidate, stillness)
       }
       return .rejected(stillness)
     }
@@ -186,12 +193,7 @@ public struct RouteSampleFilter: Sendable {
   /// passed since the reference, so that a parked vehicle's stretch stays unbroken; only
   /// one that agrees with the fix before it, so that one bad fix never becomes the
   /// position the next move is measured from.
-  private func isHeldSampleDue(_ candidate: RouteSample, after reference: RouteSample, previous: RouteSample?)
-    -> Bool
-  {
-    guard candidate.timestamp.timeIntervalSince(reference.timestamp) >= configuration.heldSampleInterval else {
-      return false
-    }
+  private func agreesWithPrevious(_ candidate: RouteSample, _ previous: RouteSample?) -> Bool {
     guard let previous else { return true }
     let apart = GeographicDistance.metres(from: previous.coordinate, to: candidate.coordinate)
     let interval = candidate.timestamp.timeIntervalSince(previous.timestamp)
@@ -201,7 +203,22 @@ public struct RouteSampleFilter: Sendable {
       * max(candidate.horizontalAccuracy, previous.horizontalAccuracy)
   }
 
+  /// Capture of the session is ending (the shift ends, the receiver went away, the log
+  /// ended): the last fix that stood still since the last retained sample is kept as a
+  /// held sample, so that the stretch reaches as far as capture did; with the reason it
+  /// was refused for when it was judged. Nil when there is none.
+  public mutating func closingHeldSample() -> (sample: RouteSample, wasRefusedAs: SampleRejection)? {
+    guard let (candidate, reason) = lastStill, let last = lastRetained, candidate.timestamp > last.timestamp,
+      candidate.captureSessionID == last.captureSessionID
+    else { return nil }
+    var held = candidate
+    held.isHeld = true
+    _ = accept(held)
+    return (held, reason)
+  }
+
   private mutating func accept(_ sample: RouteSample) -> Verdict {
+    lastStill = nil
     lastRetained = sample
     implausibleStreak = []
     motion.reset(retained: sample)
