@@ -71,6 +71,15 @@ struct EndToEndDriveTests {
     let drive = try DriveFixture.named("city-drive")
     let replayed = try GPSDLogReplay.replay(contentsOf: drive.json)
     let lastFix = try #require(replayed.samples.last?.timestamp)
+    // Replay ends each capture session with its last still fix, held. The JSON's unplug
+    // ends one that the NMEA (which cannot say unplugged: the receiver just falls silent)
+    // does not; the end of the log ends the other, which the live shift reaches only when
+    // it ends.
+    let sessions = Dictionary(grouping: replayed.samples, by: \.captureSessionID).values
+    let closings = sessions.compactMap { $0.last }.filter(\.isHeld).sorted { $0.timestamp < $1.timestamp }
+    #expect(closings.count == 2)
+    let keptLive = replayed.statistics.accepted - closings.count
+    let keptByTheEnd = replayed.samples.filter { $0 != closings.first }
     let directory = try TestPaths.temporaryDirectory("e2e-city")
     defer { try? FileManager.default.removeItem(at: directory) }
     let nmea = try Self.paddedNMEA(drive, times: 100, in: directory)
@@ -110,8 +119,8 @@ struct EndToEndDriveTests {
     // The parked stop is held still with a held sample a minute: not a gap.
     #expect(live["segments"] as? Int == 3)
     #expect(live["gaps"] as? Int == 2)
-    #expect(live["usable_positions"] as? Int == replayed.statistics.accepted)
-    #expect(after.object("capture")?["accepted"] as? Int == replayed.statistics.accepted)
+    #expect(live["usable_positions"] as? Int == keptLive)
+    #expect(after.object("capture")?["accepted"] as? Int == keptLive)
     #expect(after.object("shift")?["summary"] as? String == "7.0 mi recorded · partial route")
     #expect(
       after.object("shift")?["spoken"] as? String
@@ -165,10 +174,10 @@ struct EndToEndDriveTests {
     let export = try #require(client.ask(#"{"v":1,"id":1,"cmd":"export","args":{"id":1}}"#, timeout: 30))
     let segments = try #require((export["result"] as? [String: Any])?["segments"] as? [[[String: Any]]])
     #expect(segments.count == 3)
-    #expect(segments.map(\.count).reduce(0, +) == replayed.statistics.accepted)
+    #expect(segments.map(\.count).reduce(0, +) == keptByTheEnd.count)
     let exported = Set(segments.flatMap { $0.compactMap { $0["time"] as? Double } })
-    let missing = replayed.samples.map(\.timestamp.timeIntervalSince1970).filter { !exported.contains($0) }
-    let extra = exported.subtracting(replayed.samples.map(\.timestamp.timeIntervalSince1970))
+    let missing = keptByTheEnd.map(\.timestamp.timeIntervalSince1970).filter { !exported.contains($0) }
+    let extra = exported.subtracting(keptByTheEnd.map(\.timestamp.timeIntervalSince1970))
     #expect(missing.isEmpty && extra.isEmpty, "not exported: \(missing); not replayed: \(extra.sorted())")
     let firstTimes = segments.compactMap { $0.first?["time"] as? Double }
     #expect(firstTimes == firstTimes.sorted())

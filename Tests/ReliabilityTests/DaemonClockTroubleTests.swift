@@ -141,14 +141,17 @@ struct DaemonClockTroubleTests {
       throw DaemonTestFailure("\(clock): the receiver never finished")
     }
     let lastFix = ISO8601DateFormatter().string(from: driveStart.addingTimeInterval(Double(fixes - 1)))
-    // The live figure is read once the last fix has arrived and every kept fix is committed.
+    // The live figure is read once the last fix has arrived, every fix is judged (the
+    // last instant is judged when the next report or the tick shows it complete) and every
+    // kept fix is committed.
     guard
       let status = daemon.waitForStatus(
         timeout: 30,
         { status in
-          status.object("gpsd")?["last_fix_at"] as? String == lastFix
-            && status.object("shift.distance")?["usable_positions"] as? Int == status.object("capture")?["accepted"]
-              as? Int
+          let accepted = status.object("capture")?["accepted"] as? Int ?? -1
+          let refused = (status.object("capture")?["rejected"] as? [String: Int])?.values.reduce(0, +) ?? 0
+          return status.object("gpsd")?["last_fix_at"] as? String == lastFix && accepted + refused == fixes
+            && status.object("shift.distance")?["usable_positions"] as? Int == accepted
         })
     else {
       throw DaemonTestFailure("\(clock): the last fix (\(lastFix)) never reached the store: \(daemon.log)")

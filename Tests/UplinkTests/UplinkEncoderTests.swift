@@ -31,6 +31,17 @@ import Testing
     )
   }
 
+  @Test func aHeldSampleWithAnAssumedAccuracySaysBoth() {
+    let sample = RouteSample(
+      timestamp: t0, coordinate: GeoCoordinate(latitude: 51.5, longitude: -0.12), horizontalAccuracy: 25, speed: 0.3,
+      captureSessionID: CaptureSessionID("cs-1"), isHeld: true, isAccuracyAssumed: true)
+    let payload = encoder.encode(.samples(SampleBatch(shiftID: 42, samples: [sample])), sequence: 3, queuedAt: t0 + 1)
+    #expect(
+      text(payload).hasSuffix(
+        #""samples":[{"time":"2023-11-14T22:13:20.000Z","lat":51.5000000,"lon":-0.1200000,"accuracy":25.0,"speed":0.30,"held":true,"accuracy_assumed":true}]}"#
+      ))
+  }
+
   @Test func shiftReportCarriesTheFigureAndItsWording() throws {
     let distance = RouteDistance(
       metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)

@@ -99,7 +99,9 @@ public struct UplinkEncoder: Sendable, Hashable {
 
   /// One position: time, 7 decimals of degrees (about a centimetre), accuracy to a
   /// decimetre, speed to a centimetre per second, course to a tenth of a degree. Speed and
-  /// course are absent when the receiver reported none.
+  /// course are absent when the receiver reported none. `held` (a held sample: the vehicle
+  /// stood still, so the move to it is no distance) and `accuracy_assumed` (the receiver
+  /// reports no error estimate) appear only when true.
   private func writeSample(
     _ sample: RouteSample, batchSession: CaptureSessionID?, key: String? = nil, into json: inout JSONWriter
   ) {
@@ -110,6 +112,8 @@ public struct UplinkEncoder: Sendable, Hashable {
     json.fixed("accuracy", sample.horizontalAccuracy, digits: 1)
     if let speed = sample.speed { json.fixed("speed", speed, digits: 2) }
     if let course = sample.course { json.fixed("course", course, digits: 1) }
+    if sample.isHeld { json.bool("held", true) }
+    if sample.isAccuracyAssumed { json.bool("accuracy_assumed", true) }
     if sample.captureSessionID != batchSession {
       json.string("capture_session", sample.captureSessionID?.rawValue)
     }
