@@ -70,7 +70,7 @@ let package = Package(
     // Tests.
     .target(name: "TestSupport", dependencies: ["DashPilotCore"]),
     .testTarget(name: "DashPilotCoreTests", dependencies: ["DashPilotCore", "TestSupport"]),
-    .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
+    .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Capture", "GPSD", "TestSupport"]),
     .testTarget(name: "RouteFilesTests", dependencies: ["RouteFiles", "TestSupport"]),
     .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
     .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),

@@ -150,7 +150,7 @@ struct ReplayTests {
 
   /// Every gpsd JSON log of a real receiver replays without a crash, and every line is
   /// accounted for.
-  @Test func everyRealLogReplays() throws {
+  @Test(.requiresGPSDLogs) func everyRealLogReplays() throws {
     let logs = try RealLogs.all()
     #expect(logs.count >= 150)
     var totalLines = 0

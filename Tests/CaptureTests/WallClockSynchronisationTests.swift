@@ -2,7 +2,7 @@ import Capture
 import Foundation
 import Testing
 
-struct WallClockSynchronisationTests {
+@Suite(.requiresPython3) struct WallClockSynchronisationTests {
   /// The kernel's answer, asked independently through Python's ctypes.
   @Test func agreesWithTheKernelAskedAnotherWay() throws {
     let python = Process()

@@ -21,7 +21,7 @@ import Testing
 /// The drives are from 2024 and the daemon stamps shifts with today's wall clock, so a
 /// completed shift's window ends long after its last fix: its figure has one more gap
 /// (the uncovered end) than the live one. That is the rule working, not a defect.
-@Suite("end to end: a receiver, gpsd, dashpilotd and dashpilotctl", .serialized)
+@Suite("end to end: a receiver, gpsd, dashpilotd and dashpilotctl", .serialized, .requiresGPSD)
 struct EndToEndDriveTests {
   /// Seconds per NMEA sentence: city-drive's 8,658 sentences play in about 50 s.
   static let cycle = 0.005

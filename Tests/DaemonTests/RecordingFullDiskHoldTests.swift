@@ -14,7 +14,7 @@ import Testing
 /// processes in real time.
 @Suite("recording on a real full disk holds capture and retries on the tick", .serialized)
 struct RecordingFullDiskHoldTests {
-  @Test(.enabled(if: TmpfsMount.canMount, "needs root to mount a tmpfs"))
+  @Test(.requiresTmpfs)
   func fullTmpfsHoldsThenResumesInOneSession() throws {
     let mount = try TmpfsMount(kilobytes: 2048)
     defer { mount.unmount() }

@@ -7,7 +7,7 @@ import Testing
 /// (`mosquitto_sub`): what the store commits reaches the broker complete and in order, a
 /// refused password shows in `status` without touching capture, and without `[Uplink]`
 /// nothing changes.
-@Suite("uplink in the daemon, against a real mosquitto", .serialized)
+@Suite("uplink in the daemon, against a real mosquitto", .serialized, .requiresMosquitto)
 struct UplinkDaemonTests {
   static let vehicle = "van-7"
 

@@ -140,7 +140,7 @@ struct GPSDJSONDecoderTests {
   }
 
   /// Every TPV line of every real receiver log decodes as a TPV.
-  @Test func everyTPVLineOfTheRealLogsDecodes() throws {
+  @Test(.requiresGPSDLogs) func everyTPVLineOfTheRealLogsDecodes() throws {
     let logs = try FileManager.default.contentsOfDirectory(
       at: TestPaths.gpsdLogs, includingPropertiesForKeys: nil
     ).filter { $0.lastPathComponent.hasSuffix(".chk") }

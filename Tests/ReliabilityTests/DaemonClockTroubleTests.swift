@@ -167,8 +167,7 @@ struct DaemonClockTroubleTests {
 
   @Test(
     "wall clock years ahead or behind, stepped mid-shift, synchronised or not: the same samples, sessions and figures as the right clock",
-    .enabled(if: FakedWallClock.isAvailable, "needs libfaketime (scripts/deps/faults-clock.txt)"),
-    .enabled(if: SynchronisedClockShim.canBuild, "needs a C compiler for the adjtimex shim"))
+    .requiresFaketime, .requiresCCompiler, .requiresGPSD)
   func wallClockTroubleLeavesCaptureAlone() throws {
     let shimDirectory = try TestPaths.temporaryDirectory("clock-shim")
     defer { try? FileManager.default.removeItem(at: shimDirectory) }

@@ -12,7 +12,7 @@ import Testing
 /// appears again (`gpsdctl add`) and fixes flow. The daemon must end the session with the
 /// reason, start a new one when fixes come back, keep everything it stored, and the
 /// shift's figure must show the gap between the two.
-@Suite("receiver unplugged and plugged back under a running dashpilotd", .serialized)
+@Suite("receiver unplugged and plugged back under a running dashpilotd", .serialized, .requiresGPSD)
 struct DaemonReceiverUnplugTests {
   /// Fixes fed before the unplug and after the plug.
   static let fixesBefore = 50

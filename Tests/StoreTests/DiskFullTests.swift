@@ -61,7 +61,7 @@ import Testing
     #expect(try store.samples(ofShift: shift.id).count == committed.count + 10)
   }
 
-  @Test(.enabled(if: SmallTmpfs.canMount, "needs root and mount -t tmpfs"))
+  @Test(.requiresTmpfs)
   func aFullFileSystemGivesATypedErrorAndKeepsEarlierRows() throws {
     let mount = try SmallTmpfs(kilobytes: 512)
     defer { mount.unmount() }

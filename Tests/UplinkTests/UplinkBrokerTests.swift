@@ -6,7 +6,7 @@ import Testing
 @testable import Uplink
 
 /// Against a real mosquitto on 127.0.0.1 and a real `mosquitto_sub` consumer.
-@Suite(.timeLimit(.minutes(2))) struct UplinkBrokerTests {
+@Suite(.timeLimit(.minutes(2)), .requiresMosquitto) struct UplinkBrokerTests {
   let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
   @Test func batchesArriveCompleteAndInSequenceOrder() async throws {
