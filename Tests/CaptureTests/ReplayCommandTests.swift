@@ -137,7 +137,7 @@ struct ReplayCommandTests {
     while log.utf8.count < 2_500_000 {
       let time = Date(timeIntervalSince1970: 1_714_557_600 + Double(second))
       log +=
-        #"{"class":"TPV","mode":3,"time":"\#(GPSDTime.format(time))","lat":\#(51.5 + Double(second % 1000) * 0.0001),"lon":-0.12,"eph":8.0,"speed":11.1,"track":0.0}"#
+        #"{"class":"TPV","mode":3,"time":"\#(UTCTimestamp.string(time) ?? "")","lat":\#(51.5 + Double(second % 1000) * 0.0001),"lon":-0.12,"eph":8.0,"speed":11.1,"track":0.0}"#
         + "\n"
       second += 1
     }

@@ -77,13 +77,6 @@ struct PlatformSupportTests {
     #expect(lock.withLock { count } == 40_000)
   }
 
-  @Test(arguments: [0.0, -0.0, 1.5, -2.25, 52.123456789, 1e21, 0.0000004, 123.4565, -0.0005])
-  func fixedPointMatchesFoundationsFormat(value: Double) {
-    for decimals in [0, 1, 3, 6] {
-      #expect(value.fixedPoint(decimals: decimals) == String(format: "%.\(decimals)f", value))
-    }
-  }
-
   @Test func trimmingSpacesAndTabsLeavesTheInsideAlone() {
     #expect("  a b\t".trimmingSpacesAndTabs == "a b")
     #expect("\t \t".trimmingSpacesAndTabs == "")

@@ -91,19 +91,4 @@ import Testing
         + #""queued_at":"2023-11-14T22:13:20.000Z","capture_session":"a\"b\\c\n\u0001","samples":["#
         + #"{"time":null,"lat":null,"lon":null,"accuracy":null}]}"#)
   }
-
-  @Test func fixedDecimalsRoundHalfAwayFromZero() {
-    #expect(JSONWriter.fixedDecimal(0.05, digits: 1) == "0.1")
-    #expect(JSONWriter.fixedDecimal(-0.05, digits: 1) == "-0.1")
-    #expect(JSONWriter.fixedDecimal(-0.04, digits: 1) == "0.0")
-    #expect(JSONWriter.fixedDecimal(-179.99999999, digits: 7) == "-180.0000000")
-    #expect(JSONWriter.fixedDecimal(42, digits: 0) == "42")
-  }
-
-  @Test func timestampsAcrossCalendarEdges() {
-    #expect(UTCTimestamp.string(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
-    #expect(UTCTimestamp.string(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
-    #expect(UTCTimestamp.string(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
-    #expect(UTCTimestamp.string(Date(timeIntervalSince1970: 4_107_542_399.999)) == "2100-02-28T23:59:59.999Z")
-  }
 }

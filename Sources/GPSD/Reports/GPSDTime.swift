@@ -66,18 +66,4 @@ public enum GPSDTime {
     default: return 31
     }
   }
-
-  /// `date` as gpsd writes it, with milliseconds.
-  public static func format(_ date: Date) -> String {
-    let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-    let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
-    let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
-    let secondsOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
-    let days = Int((totalSeconds - Int64(secondsOfDay)) / 86_400)
-    let (year, month, day) = CivilCalendar.civilFromDays(days)
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    let ms = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-    return
-      "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)).\(ms)Z"
-  }
 }

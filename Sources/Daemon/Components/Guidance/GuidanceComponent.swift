@@ -461,7 +461,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   static func milliseconds(since started: Double) -> Double { rounded((MonotonicClock.now() - started) * 1000) }
 
   static func describe(_ coordinate: GeoCoordinate) -> String {
-    "\(coordinate.latitude.fixedPoint(decimals: 6)),\(coordinate.longitude.fixedPoint(decimals: 6))"
+    "\(FixedDecimal.text(coordinate.latitude, digits: 6) ?? "?"),\(FixedDecimal.text(coordinate.longitude, digits: 6) ?? "?")"
   }
 
   static func json(_ coordinate: GeoCoordinate) -> JSONValue {
@@ -476,7 +476,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   }
 
   static func iso(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    UTCTimestamp.string(date) ?? "unknown"
   }
 }
 
