@@ -46,7 +46,7 @@ let package = Package(
       ]),
     .target(
       name: "DashPilotCLI",
-      dependencies: ["DashPilotCore", "Capture", "ControlProtocol", "RouteFiles", "Guidance"]),
+      dependencies: ["DashPilotCore", "Capture", "ControlProtocol", "RouteFiles", "Guidance", "PlatformSupport"]),
 
     // Thin mains.
     .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
@@ -77,6 +77,8 @@ let package = Package(
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
     .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
     .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestSupport"]),
+    .testTarget(
+      name: "DashPilotCLITests", dependencies: ["DashPilotCLI", "Capture", "DashPilotCore", "Guidance", "TestSupport"]),
     .testTarget(name: "UplinkTests", dependencies: ["Uplink", "CSQLite", "TestSupport"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "Uplink", "CSQLite", "TestSupport"]),
     .testTarget(

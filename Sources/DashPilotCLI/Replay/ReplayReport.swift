@@ -1,10 +1,10 @@
+import Capture
 import DashPilotCore
 import FoundationEssentials
-import GPSD
 import Guidance
 
 /// How a replay is shown: the JSON object of `dashpilotctl replay --json`, or the report a
-/// person reads. Kept here, beside the replay, so its shape is tested with it.
+/// person reads.
 public struct ReplayReport: Sendable {
   public var result: ReplayResult
   public var unit: DistanceUnit

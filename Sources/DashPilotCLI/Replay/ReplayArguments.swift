@@ -1,10 +1,10 @@
+import Capture
 import DashPilotCore
 import FoundationEssentials
 import Guidance
 import PlatformSupport
 
-/// The arguments of `dashpilotctl replay` (after the word `replay`), parsed. Kept beside
-/// the replay so that its rules are tested with it; the command only prints.
+/// The arguments of `dashpilotctl replay` (after the word `replay`), parsed.
 public struct ReplayArguments: Sendable, Hashable {
   public var file: String
   public var route: String?
