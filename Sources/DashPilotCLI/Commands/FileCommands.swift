@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlatformSupport
 
 struct ExportCommand: CLICommand {
   static let words = ["export"]

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlatformSupport
 
 struct RouteLoadCommand: CLICommand {
   static let words = ["route", "load"]
