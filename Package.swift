@@ -35,9 +35,10 @@ let package = Package(
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
     .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD", "PlatformSupport"]),
-    .target(name: "ControlProtocol"),
+    .target(name: "ControlProtocol", dependencies: ["DashPilotCore"]),
     .target(name: "Routing", dependencies: ["Guidance", "CCurl"]),
-    .target(name: "Uplink", dependencies: ["CMosquitto", "CSQLite", "DashPilotCore", "PlatformSupport"]),
+    .target(
+      name: "Uplink", dependencies: ["CMosquitto", "CSQLite", "ControlProtocol", "DashPilotCore", "PlatformSupport"]),
     .target(
       name: "Daemon",
       dependencies: [
@@ -77,6 +78,7 @@ let package = Package(
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
     .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
     .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestSupport"]),
+    .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "DashPilotCore"]),
     .testTarget(
       name: "DashPilotCLITests", dependencies: ["DashPilotCLI", "Capture", "DashPilotCore", "Guidance", "TestSupport"]),
     .testTarget(name: "UplinkTests", dependencies: ["Uplink", "CSQLite", "TestSupport"]),

@@ -213,7 +213,7 @@ struct EndToEndDriveTests {
     // the whole drive but most of it.
     #expect(live["segments"] as? Int == 2)
     #expect(live["gaps"] as? Int == 1)
-    #expect(live["is_partial"] as? Bool == true)
+    #expect(live["partial"] as? Bool == true)
     let metres = try #require(live["metres"] as? Double)
     #expect(metres < drive.metres)
     #expect(metres > drive.metres * 0.5)

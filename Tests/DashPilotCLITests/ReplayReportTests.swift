@@ -39,8 +39,11 @@ struct ReplayReportTests {
     let distance = try #require(object["distance"] as? [String: Any])
     #expect(
       Set(distance.keys) == [
-        "metres", "segments", "gaps", "usable_positions", "inferred_continuity", "measured", "partial",
+        "metres", "value", "unit", "segments", "gaps", "usable_positions", "inferred_continuity", "measured",
+        "partial",
       ])
+    #expect(distance["unit"] as? String == "kilometres")
+    #expect(distance["value"] as? Double == 11.2)
     #expect(distance["gaps"] as? Int == 3)
     #expect(distance["partial"] as? Bool == true)
     #expect(distance["inferred_continuity"] as? Bool == false)

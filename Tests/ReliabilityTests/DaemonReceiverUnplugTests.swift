@@ -140,7 +140,7 @@ struct DaemonReceiverUnplugTests {
       }, "the figure never had the second session: \(daemon.log)")
     let distance = try #require(live.object("shift.distance"))
     #expect(distance["gaps"] as? Int == 1, "\(distance)")
-    #expect(distance["is_partial"] as? Bool == true || distance["is_partial"] as? Int == 1, "\(distance)")
+    #expect(distance["partial"] as? Bool == true || distance["partial"] as? Int == 1, "\(distance)")
     let ended = try daemon.controlJSON(["shift", "end"])
     #expect((ended.object("distance")?["gaps"] as? Int ?? 0) >= 1)
     #expect(ended.object("distance")?["segments"] as? Int == 2)

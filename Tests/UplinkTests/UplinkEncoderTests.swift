@@ -43,8 +43,9 @@ import Testing
       text(encoder.encode(.shift(report), sequence: 18, queuedAt: t0 + 3601))
         == #"{"schema":"dashpilot.shift/1","key":"van-7/42/18","vehicle":"van-7","shift":42,"sequence":18,"#
         + #""queued_at":"2023-11-14T23:13:21.000Z","started_at":"2023-11-14T22:13:20.000Z","ended_at":"2023-11-14T23:13:20.000Z","#
-        + #""distance":{"metres":19956.3,"segments":3,"gaps":2,"usable_positions":812,"inferred_continuity":false,"#
-        + #""measured":true,"partial":true},"summary":"12.4 mi recorded · partial route"}"#)
+        + #""distance":{"gaps":2,"inferred_continuity":false,"measured":true,"metres":19956.3,"partial":true,"#
+        + #""segments":3,"unit":"miles","usable_positions":812,"value":12.4},"summary":"12.4 mi recorded · partial route"}"#
+    )
   }
 
   @Test func sessionEventOutsideAShiftHasADashInItsKey() {
@@ -72,8 +73,8 @@ import Testing
       text(encoder.live(LiveStatus(at: t0 + 0.5, position: position, shift: unmeasured)))
         == #"{"schema":"dashpilot.live/1","vehicle":"van-7","at":"2023-11-14T22:13:20.500Z","#
         + #""position":{"time":"2023-11-14T22:13:20.000Z","lat":-33.8650000,"lon":151.2094000,"accuracy":3.0,"speed":0.00},"#
-        + #""shift":{"id":5,"started_at":"2023-11-14T22:13:20.000Z","distance":{"metres":0.0,"segments":0,"gaps":0,"#
-        + #""usable_positions":0,"inferred_continuity":false,"measured":false,"partial":false},"#
+        + #""shift":{"id":5,"started_at":"2023-11-14T22:13:20.000Z","distance":{"gaps":0,"inferred_continuity":false,"#
+        + #""measured":false,"metres":0,"partial":false,"segments":0,"unit":"miles","usable_positions":0,"value":null},"#
         + #""summary":"No distance measured: no usable position was recorded"}}"#)
     #expect(
       text(encoder.live(LiveStatus(at: t0, position: nil, shift: nil)))

@@ -16,6 +16,13 @@ public enum ControlCoding {
     return decoder
   }
 
+  /// `value` as JSON text, for a writer of its own that embeds it (the uplink's messages,
+  /// `replay --json`); null in the unexpected case that encoding fails.
+  public static func text<T: Encodable>(_ value: T) -> String {
+    guard let data = try? makeEncoder().encode(value) else { return "null" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
   /// `value` as one line of JSON with its newline. Encoding our own types cannot fail in
   /// practice; if it ever does, the line says so instead of trapping.
   public static func line<T: Encodable>(_ value: T) -> Data {

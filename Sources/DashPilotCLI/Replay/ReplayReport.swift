@@ -1,4 +1,5 @@
 import Capture
+import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
 import Guidance
@@ -35,11 +36,7 @@ public struct ReplayReport: Sendable {
       + "\"capture_sessions\":\(result.captureSessions),"
       + "\"samples\":{\"received\":\(statistics.received),\"accepted\":\(statistics.accepted),"
       + "\"rejected\":{\(rejected)},\"save_failures\":\(statistics.saveFailures)},"
-      + "\"distance\":{\"metres\":\(JSONText.number(distance.metres, digits: 3)),"
-      + "\"segments\":\(distance.segments),\"gaps\":\(distance.gaps),"
-      + "\"usable_positions\":\(distance.usablePositions),"
-      + "\"inferred_continuity\":\(distance.usesInferredContinuity),"
-      + "\"measured\":\(distance.isMeasured),\"partial\":\(distance.isPartial)},"
+      + "\"distance\":\(ControlCoding.text(WireDistance(distance, unit: unit))),"
       + "\"summary\":\(JSONText.string(quality.summary)),"
       + "\"spoken\":\(JSONText.string(quality.spoken))"
       + (result.guidance.map { ",\"guidance\":" + Self.json(of: $0) } ?? "")

@@ -1,3 +1,4 @@
+import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
 
@@ -46,7 +47,7 @@ public struct UplinkEncoder: Sendable, Hashable {
     case .shift(let report):
       json.time("started_at", report.startedAt)
       json.time("ended_at", report.endedAt)
-      writeDistance(report.distance, into: &json)
+      json.json("distance", ControlCoding.text(WireDistance(report.distance, unit: report.unit)))
       json.string("summary", report.summary)
     case .session(let event):
       json.string("capture_session", event.captureSession.rawValue)
@@ -87,7 +88,7 @@ public struct UplinkEncoder: Sendable, Hashable {
       json.beginObject("shift")
       json.integer("id", shift.shiftID)
       json.time("started_at", shift.startedAt)
-      writeDistance(shift.distance, into: &json)
+      json.json("distance", ControlCoding.text(WireDistance(shift.distance, unit: shift.unit)))
       json.string("summary", shift.summary)
       json.endObject()
     } else {
@@ -113,18 +114,6 @@ public struct UplinkEncoder: Sendable, Hashable {
     if sample.captureSessionID != batchSession {
       json.string("capture_session", sample.captureSessionID?.rawValue)
     }
-    json.endObject()
-  }
-
-  private func writeDistance(_ distance: RouteDistance, into json: inout JSONWriter) {
-    json.beginObject("distance")
-    json.fixed("metres", distance.metres, digits: 1)
-    json.integer("segments", Int64(distance.segments))
-    json.integer("gaps", Int64(distance.gaps))
-    json.integer("usable_positions", Int64(distance.usablePositions))
-    json.bool("inferred_continuity", distance.usesInferredContinuity)
-    json.bool("measured", distance.isMeasured)
-    json.bool("partial", distance.isPartial)
     json.endObject()
   }
 }
