@@ -82,7 +82,7 @@ enum UplinkDaemonBench {
     try broker.start()
     defer { broker.stop() }
     let daemon = try DaemonUnderTest(
-      config: "[Uplink]\nhost=127.0.0.1\nport=\(broker.port)\nvehicle_id=van-7\n", arguments: ["--database", database])
+      config: "[Uplink]\nHost=127.0.0.1\nPort=\(broker.port)\nVehicleID=van-7\n", arguments: ["--database", database])
     defer { daemon.stop() }
     let deadline = Date(timeIntervalSinceNow: 300)
     var connectedAt: UInt64?

@@ -88,15 +88,16 @@ public final class MQTTPublisher: @unchecked Sendable {
     if let caFile = configuration.caFile {
       // libmosquitto only says "invalid function arguments" for a file it cannot open.
       for (key, path) in [
-        ("ca_file", caFile), ("cert_file", configuration.certFile), ("key_file", configuration.keyFile),
+        (UplinkConfiguration.Key.caFile, caFile), (.certFile, configuration.certFile),
+        (.keyFile, configuration.keyFile),
       ] {
         if let path, !FileManager.default.isReadableFile(atPath: path) {
-          throw MQTTError(operation: "set up TLS", reason: "\(key) \(path) cannot be read")
+          throw MQTTError(operation: "set up TLS", reason: "\(key.rawValue) \(path) cannot be read")
         }
       }
       try check(
         mosquitto_tls_set(handle, caFile, nil, configuration.certFile, configuration.keyFile, nil),
-        "set up TLS with ca_file \(caFile)")
+        "set up TLS with \(UplinkConfiguration.Key.caFile.rawValue) \(caFile)")
     }
     let offline = encoder.status(online: false, since: nil)
     try check(
