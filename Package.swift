@@ -38,7 +38,7 @@ let package = Package(
     .target(name: "ControlProtocol", dependencies: ["DashPilotCore"]),
     .target(name: "Routing", dependencies: ["Guidance", "CCurl"]),
     .target(
-      name: "Uplink", dependencies: ["CMosquitto", "CSQLite", "ControlProtocol", "DashPilotCore", "PlatformSupport"]),
+      name: "Uplink", dependencies: ["CMosquitto", "ControlProtocol", "DashPilotCore", "PlatformSupport", "Store"]),
     .target(
       name: "Daemon",
       dependencies: [
@@ -81,8 +81,10 @@ let package = Package(
     .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "DashPilotCore"]),
     .testTarget(
       name: "DashPilotCLITests", dependencies: ["DashPilotCLI", "Capture", "DashPilotCore", "Guidance", "TestSupport"]),
-    .testTarget(name: "UplinkTests", dependencies: ["Uplink", "CSQLite", "TestSupport"]),
-    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "Uplink", "CSQLite", "TestSupport"]),
+    .testTarget(name: "UplinkTests", dependencies: ["Uplink", "Store", "DashPilotCore", "TestSupport"]),
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: ["Daemon", "DashPilotCLI", "Uplink", "Store", "CSQLite", "TestSupport"]),
     .testTarget(
       name: "ReliabilityTests",
       dependencies: ["DashPilotCore", "Capture", "Store", "GPSD", "ControlProtocol", "TestSupport"]),

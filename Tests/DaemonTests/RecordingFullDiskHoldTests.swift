@@ -1,10 +1,10 @@
 import ControlProtocol
 import Foundation
-import Store
 import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import Store
 
 /// The recording component's database on a real tmpfs that a filler file fills: the one
 /// session that meets the full disk ends, capture holds (fixes dropped and counted, no

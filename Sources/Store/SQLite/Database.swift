@@ -1,7 +1,9 @@
 import CSQLite
 
-/// A connection to one SQLite file. Not thread-safe by design: the daemon owns its store
-/// from one thread (never the Swift concurrency pool, since every call blocks on the disk).
+/// A connection to one SQLite file: the one SQLite wrapper, for the store's own tables and
+/// for the schema extensions other modules keep in the same file (the uplink's outbox).
+/// Not thread-safe by design: the daemon owns its store from one thread (never the Swift
+/// concurrency pool, since every call blocks on the disk).
 public final class Database {
   let handle: OpaquePointer
   public let path: String
@@ -82,12 +84,19 @@ public final class Database {
   /// The rowid of the last row inserted on this connection.
   public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+  /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+
   /// Runs `body` in one write transaction (BEGIN IMMEDIATE, so it never fails half-way for
   /// want of a lock). Any failure, including one at COMMIT, rolls back, so either all of
-  /// `body`'s writes are committed or none are.
+  /// `body`'s writes are committed or none are. Inside an open transaction it is a
+  /// savepoint of it: a failure undoes `body`'s writes alone and is thrown on to the
+  /// enclosing one, which commits or rolls back everything together (a command's effect,
+  /// its reply and the record that it was answered).
   public func writeTransaction<T>(
     _ operation: String, _ body: () throws(StoreError) -> T
   ) throws(StoreError) -> T {
+    guard !isInTransaction else { return try savepoint(body) }
     try execute("BEGIN IMMEDIATE")
     do {
       let result = try body()
@@ -97,6 +106,31 @@ public final class Database {
       rollBackIfOpen()
       throw error
     }
+  }
+
+  private func savepoint<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    try execute("SAVEPOINT store_write")
+    do {
+      let result = try body()
+      try execute("RELEASE store_write")
+      return result
+    } catch {
+      // Not in a transaction any more when SQLite already rolled everything back (SQLITE_FULL).
+      if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK TO store_write; RELEASE store_write", nil, nil, nil) }
+      throw error
+    }
+  }
+
+  /// `writeTransaction`, with the statements a schema extension runs in it.
+  public func transaction<T>(
+    _ operation: String, _ body: (StoreTransaction) throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    try writeTransaction(operation) { () throws(StoreError) -> T in try body(StoreTransaction(database: self)) }
+  }
+
+  /// `readTransaction`, with the statements a schema extension runs in it.
+  public func read<T>(_ body: (StoreTransaction) throws(StoreError) -> T) throws(StoreError) -> T {
+    try readTransaction { () throws(StoreError) -> T in try body(StoreTransaction(database: self)) }
   }
 
   /// Runs `body` inside one read transaction so every query sees the same snapshot; inside
