@@ -63,7 +63,6 @@ public final class RecordingComponent: DaemonComponent {
   /// Capture's tally when the current session started (or the last one ended), so status
   /// counts the fixes of this session (or since the last one).
   private var countedFrom = CaptureStatistics()
-  var imports = ImportAssembly()
 
   // Store health for status and the watchdog.
   var storeError: String?
