@@ -6,8 +6,8 @@ import Testing
   import Glibc
 #endif
 
-/// The Glibc stand-ins the daemon uses instead of Foundation's NSLock, NSCondition, Thread,
-/// String(format:) and trimmingCharacters, checked against what Foundation gives.
+/// The Glibc stand-ins the daemon uses instead of Foundation's NSCondition, Thread and
+/// trimmingCharacters, checked against what Foundation gives.
 struct PlatformSupportTests {
   @Test func aNativeThreadRunsItsClosureUnderItsName() throws {
     let condition = PlatformSupport.Condition()
@@ -55,26 +55,6 @@ struct PlatformSupportTests {
     while value == 0 { #expect(condition.wait(until: Date(timeIntervalSinceNow: 30))) }
     condition.unlock()
     #expect(value == 42)
-  }
-
-  @Test func aLockKeepsCountsExactAcrossThreads() {
-    let lock = Lock()
-    let done = PlatformSupport.Condition()
-    var count = 0
-    var finished = 0
-    for _ in 0..<4 {
-      NativeThread {
-        for _ in 0..<10_000 { lock.withLock { count += 1 } }
-        done.withLock {
-          finished += 1
-          done.broadcast()
-        }
-      }.start()
-    }
-    done.lock()
-    while finished < 4 { _ = done.wait(until: Date(timeIntervalSinceNow: 30)) }
-    done.unlock()
-    #expect(lock.withLock { count } == 40_000)
   }
 
   @Test func trimmingSpacesAndTabsLeavesTheInsideAlone() {
