@@ -35,11 +35,8 @@ python=$(find_python312) || {
   exit 1
 }
 if [ "${1:-}" = "--check" ]; then
-  "$python" -c "import osrm, osmium" 2>/dev/null || "$python" -m pip --version >/dev/null 2>&1 || {
-    echo "needs osrm-bindings and osmium for $python, or pip to install them from PyPI" >&2
-    exit 1
-  }
-  exit 0
+  . "$here/../python-packages.sh"
+  check_python_packages "$python" "pip install osrm-bindings osmium" osrm osmium
 fi
 dir=$1
 port=$2

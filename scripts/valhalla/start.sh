@@ -17,11 +17,8 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 python=${PYTHON:-python3}
 if [ "${1:-}" = "--check" ]; then
-  "$python" -c "import valhalla, osmium" 2>/dev/null || "$python" -m pip --version >/dev/null 2>&1 || {
-    echo "needs pyvalhalla and osmium for $python, or pip to install them from PyPI: apt-get install python3-pip" >&2
-    exit 1
-  }
-  exit 0
+  . "$here/../python-packages.sh"
+  check_python_packages "$python" "apt-get install python3-pip" valhalla osmium
 fi
 dir=$1
 port=$2

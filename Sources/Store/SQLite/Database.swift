@@ -96,29 +96,11 @@ public final class Database {
   public func writeTransaction<T>(
     _ operation: String, _ body: () throws(StoreError) -> T
   ) throws(StoreError) -> T {
-    guard !isInTransaction else { return try savepoint(body) }
-    try execute("BEGIN IMMEDIATE")
-    do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
-    } catch {
-      rollBackIfOpen()
-      throw error
+    guard !isInTransaction else {
+      return try bracket(
+        "SAVEPOINT store_write", "RELEASE store_write", undo: "ROLLBACK TO store_write; RELEASE store_write", body)
     }
-  }
-
-  private func savepoint<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    try execute("SAVEPOINT store_write")
-    do {
-      let result = try body()
-      try execute("RELEASE store_write")
-      return result
-    } catch {
-      // Not in a transaction any more when SQLite already rolled everything back (SQLITE_FULL).
-      if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK TO store_write; RELEASE store_write", nil, nil, nil) }
-      throw error
-    }
+    return try bracket("BEGIN IMMEDIATE", "COMMIT", undo: "ROLLBACK", body)
   }
 
   /// `writeTransaction`, with the statements a schema extension runs in it.
@@ -137,22 +119,24 @@ public final class Database {
   /// an open transaction it simply joins it.
   public func readTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     guard !isInTransaction else { return try body() }
-    try execute("BEGIN DEFERRED")
-    do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
-    } catch {
-      rollBackIfOpen()
-      throw error
-    }
+    return try bracket("BEGIN DEFERRED", "COMMIT", undo: "ROLLBACK", body)
   }
 
-  /// SQLite may already have rolled back after SQLITE_FULL or SQLITE_IOERR; roll back only
-  /// what is still open, and never let a failed rollback hide the original error.
-  func rollBackIfOpen() {
-    guard isInTransaction else { return }
-    _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+  /// `body` between `begin` and `end`; on any failure, `undo`, then the error. SQLite may
+  /// already have rolled back after SQLITE_FULL or SQLITE_IOERR: `undo` runs only while a
+  /// transaction is still open, and a failed undo never hides the original error.
+  private func bracket<T>(
+    _ begin: String, _ end: String, undo: String, _ body: () throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    try execute(begin)
+    do {
+      let result = try body()
+      try execute(end)
+      return result
+    } catch {
+      if isInTransaction { _ = sqlite3_exec(handle, undo, nil, nil, nil) }
+      throw error
+    }
   }
 
   private func prepared(_ sql: String) throws(StoreError) -> Statement {
