@@ -62,19 +62,12 @@ enum ISO8601Time {
         return nil
       }
     }
-    guard i == chars.count, (1...12).contains(month), (1...daysIn(month, year)).contains(day),
+    guard i == chars.count, (1...12).contains(month),
+      (1...CivilCalendar.daysIn(month: month, year: year)).contains(day),
       hour <= 23, minute <= 59, second <= 60
     else { return nil }
     let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
     let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     return Date(timeIntervalSince1970: Double(whole) + fraction)
-  }
-
-  private static func daysIn(_ month: Int, _ year: Int) -> Int {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
   }
 }

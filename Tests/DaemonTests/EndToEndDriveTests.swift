@@ -1,4 +1,5 @@
 import Capture
+import DashPilotCore
 import Foundation
 import Store
 import TestSupport
@@ -44,9 +45,8 @@ struct EndToEndDriveTests {
   static func waitUntilRecorded(
     _ daemon: DaemonUnderTest, lastFix: Date, storedBefore: Int = 0, timeout: Double
   ) -> [String: Any]? {
-    let iso = ISO8601DateFormatter()
-    return daemon.waitForStatus(timeout: timeout) { status in
-      guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = iso.date(from: text),
+    daemon.waitForStatus(timeout: timeout) { status in
+      guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = UTCTimestamp.parse(text),
         seen >= lastFix, let accepted = status.object("capture")?["accepted"] as? Int
       else { return false }
       return status.object("shift.distance")?["usable_positions"] as? Int == storedBefore + accepted

@@ -1,3 +1,4 @@
+import DashPilotCore
 import Foundation
 import Synchronization
 import TestSupport
@@ -140,7 +141,7 @@ struct DaemonClockTroubleTests {
     guard receiver.waitForProgress(receiver.lineCount, timeout: Double(fixes) + 60) else {
       throw DaemonTestFailure("\(clock): the receiver never finished")
     }
-    let lastFix = ISO8601DateFormatter().string(from: driveStart.addingTimeInterval(Double(fixes - 1)))
+    let lastFix = UTCTimestamp.string(driveStart.addingTimeInterval(Double(fixes - 1)))
     // The live figure is read once the last fix has arrived and every kept fix is committed.
     guard
       let status = daemon.waitForStatus(
