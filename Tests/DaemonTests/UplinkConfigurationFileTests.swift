@@ -11,9 +11,9 @@ struct UplinkConfigurationFileTests {
   func load(_ text: String) -> Result<DaemonConfiguration, ConfigurationError> { ConfigurationText.load(text) }
   func error(_ text: String) -> String? { ConfigurationText.error(text) }
 
-  @Test("a section with host and vehicle_id turns the uplink on, with every default from UplinkConfiguration")
+  @Test("a section with Host and VehicleID turns the uplink on, with every default from UplinkConfiguration")
   func configured() throws {
-    let configuration = try load("[Store]\nDatabase=/d.sqlite\n[Uplink]\nhost=broker.fleet\nvehicle_id=van-7\nqos=0\n")
+    let configuration = try load("[Store]\nDatabase=/d.sqlite\n[Uplink]\nHost=broker.fleet\nVehicleID=van-7\nQoS=0\n")
       .get()
     var expected = UplinkConfiguration(host: "broker.fleet", vehicleID: "van-7")
     expected.qos = 0
@@ -23,24 +23,29 @@ struct UplinkConfigurationFileTests {
     #expect(configuration.databasePath == "/d.sqlite")
   }
 
-  @Test("no section, an empty one or enabled=false leave it off")
+  @Test("no section, an empty one or Enabled=false leave it off")
   func off() throws {
     #expect(try load("[Store]\nDatabase=/d.sqlite\n").get().uplink == nil)
     #expect(try load("[Uplink]\n").get().uplink == nil)
-    #expect(try load("[Uplink]\nenabled=false\nhost=b\nvehicle_id=v\n").get().uplink == nil)
+    #expect(try load("[Uplink]\nEnabled=false\nHost=b\nVehicleID=v\n").get().uplink == nil)
   }
 
   @Test(
     "a wrong [Uplink] entry names the file, the line and what is wrong",
     arguments: [
-      ("[Uplink]\nhost=b\nvehicle_id=v\nqos=3\n", "test.conf:4: [Uplink] qos = \"3\": must be 0, 1 or 2"),
-      ("[Uplink]\nhost=b\nvehicle_id=v\nhots=c\n", "test.conf:4: [Uplink] hots = \"c\": is not an [Uplink] setting"),
-      ("[Uplink]\nport=1884\nvehicle_id=v\n", "test.conf:2: [Uplink] host = \"\": is required to turn the uplink on"),
+      ("[Uplink]\nHost=b\nVehicleID=v\nQoS=3\n", "test.conf:4: [Uplink] QoS = \"3\": must be 0, 1 or 2"),
+      ("[Uplink]\nHost=b\nVehicleID=v\nhots=c\n", "test.conf:4: [Uplink] hots = \"c\": is not an [Uplink] setting"),
+      ("[Uplink]\nPort=1884\nVehicleID=v\n", "test.conf:2: [Uplink] Host = \"\": is required to turn the uplink on"),
       (
-        "[Uplink]\nhost=b\nvehicle_id=a/b\n",
-        "test.conf:3: [Uplink] vehicle_id = \"a/b\": must not contain '/', '+' or '#' (it is one MQTT topic level)"
+        "[Uplink]\nHost=b\nVehicleID=a/b\n",
+        "test.conf:3: [Uplink] VehicleID = \"a/b\": must not contain '/', '+' or '#' (it is one MQTT topic level)"
       ),
-      ("[Uplink]\nhost=b\nhost=c\n", "test.conf:3: host: set twice (first on line 2)"),
+      ("[Uplink]\nHost=b\nHost=c\n", "test.conf:3: Host: set twice (first on line 2)"),
+      // A file written for an earlier version, in snake_case, is told the key to write.
+      (
+        "[Uplink]\nHost=b\nvehicle_id=v\n",
+        "test.conf:3: [Uplink] vehicle_id = \"v\": is not an [Uplink] setting; the key is VehicleID"
+      ),
     ])
   func errors(text: String, expected: String) {
     #expect(error(text) == expected)
@@ -49,8 +54,8 @@ struct UplinkConfigurationFileTests {
   @Test("a misspelt [Uplink] section is refused, and the list of sections it gives includes Uplink")
   func misspeltSectionListsUplink() {
     #expect(
-      error("[Uplnk]\nhost=b\n")
-        == "test.conf:2: host: unknown section [Uplnk]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store, Uplink"
+      error("[Uplnk]\nHost=b\n")
+        == "test.conf:2: Host: unknown section [Uplnk]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store, Uplink"
     )
     #expect(ConfigurationValidator.knownSections.contains(ConfigurationValidator.uplinkSection))
   }
@@ -71,8 +76,8 @@ struct UplinkConfigurationFileTests {
       documented.map { line in (String(line.prefix { $0 != "=" }), String(line.drop { $0 != "=" }.dropFirst())) },
       uniquingKeysWith: { first, _ in first })
     var filled = values.filter { !$0.value.isEmpty }
-    filled["host"] = "b"
-    filled["vehicle_id"] = "v"
+    filled["Host"] = "b"
+    filled["VehicleID"] = "v"
     let text = "[Uplink]\n" + filled.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
     #expect(try load(text).get().uplink == UplinkConfiguration(host: "b", vehicleID: "v"))
   }

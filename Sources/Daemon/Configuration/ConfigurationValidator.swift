@@ -32,9 +32,9 @@ public enum ConfigurationValidator {
       guard !entry.section.isEmpty else {
         return failure("a key outside any section; put it under its [Section]")
       }
-      // [Uplink] keys are the uplink's own (snake_case, checked by UplinkConfiguration).
+      // [Uplink] keys are the uplink's own (checked by UplinkConfiguration).
       if entry.section == uplinkSection {
-        if let earlier = uplinkEntries.first(where: { $0.key.lowercased() == entry.key.lowercased() }) {
+        if let earlier = uplinkEntries.first(where: { $0.key == entry.key }) {
           return failure("set twice (first on line \(earlier.line))")
         }
         uplinkEntries.append(entry)
@@ -59,7 +59,7 @@ public enum ConfigurationValidator {
       } catch {
         // Point at the line of the key at fault, or at the section's first line.
         let culprit =
-          uplinkEntries.first { $0.key.lowercased() == error.key.lowercased() } ?? uplinkEntries[0]
+          uplinkEntries.first { $0.key == error.key } ?? uplinkEntries[0]
         return .failure(ConfigurationError(file: file, line: culprit.line, error.description))
       }
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlatformSupport
 
 /// dashpilotd's command line. Values given here override the file's.
 public struct DaemonOptions: Sendable, Hashable {
@@ -41,56 +42,30 @@ public struct DaemonOptions: Sendable, Hashable {
     the daemon cleanly; SIGHUP reloads nothing (restart it to apply a changed file).
     """
 
-  /// Parses the arguments after the program name; relative paths are made absolute
-  /// against `workingDirectory`.
+  /// Parses the arguments after the program name (with `ArgumentCursor`, as dashpilotctl
+  /// does); relative paths are made absolute against `workingDirectory`.
   public static func parse(_ arguments: [String], workingDirectory: String) -> Result<DaemonOptions, UsageError> {
+    var cursor = ArgumentCursor(arguments, command: "dashpilotd")
     var options = DaemonOptions()
-    var index = 0
     func absolute(_ path: String) -> String {
       path.hasPrefix("/") ? path : URL(fileURLWithPath: workingDirectory).appendingPathComponent(path).path
     }
-    while index < arguments.count {
-      let argument = arguments[index]
-      var name = argument
-      var inlineValue: String?
-      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-        name = String(argument[..<equals])
-        inlineValue = String(argument[argument.index(after: equals)...])
-      }
-      func value() -> String? {
-        if let inlineValue { return inlineValue }
-        index += 1
-        return index < arguments.count ? arguments[index] : nil
-      }
-      switch name {
-      case "-h", "--help": options.showHelp = true
-      case "--version": options.showVersion = true
-      case "--foreground": options.foreground = true
-      case "--config":
-        guard let path = value(), !path.isEmpty else {
-          return .failure(UsageError(description: "--config needs a FILE"))
-        }
-        options.configPath = absolute(path)
-      case "--database":
-        guard let path = value(), !path.isEmpty else {
-          return .failure(UsageError(description: "--database needs a PATH"))
-        }
-        options.databasePath = absolute(path)
-      case "--socket":
-        guard let path = value(), !path.isEmpty else {
-          return .failure(UsageError(description: "--socket needs a PATH"))
-        }
-        options.socketPath = absolute(path)
-      case "--gpsd":
-        guard let text = value() else { return .failure(UsageError(description: "--gpsd needs HOST:PORT")) }
+    do throws(PlatformSupport.UsageError) {
+      options.showHelp = cursor.flag("-h", "--help")
+      options.showVersion = cursor.flag("--version")
+      options.foreground = cursor.flag("--foreground")
+      options.configPath = try cursor.option("--config", value: "a FILE").map(absolute)
+      options.databasePath = try cursor.option("--database", value: "a PATH").map(absolute)
+      options.socketPath = try cursor.option("--socket", value: "a PATH").map(absolute)
+      if let text = try cursor.option("--gpsd", value: "HOST:PORT") {
         guard let address = ServiceAddress(parsing: text) else {
           return .failure(UsageError(description: "--gpsd: \"\(text)\" is not HOST:PORT (such as localhost:2947)"))
         }
         options.gpsd = address
-      default:
-        return .failure(UsageError(description: "unknown option \"\(argument)\""))
       }
-      index += 1
+      try cursor.finish()
+    } catch {
+      return .failure(UsageError(description: error.message))
     }
     return .success(options)
   }

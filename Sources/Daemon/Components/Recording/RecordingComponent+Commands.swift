@@ -62,22 +62,17 @@ extension RecordingComponent {
     responder.succeed(ExportResult(shift: figure.summary(of: stored.shift, distance: distance), segments: segments))
   }
 
+  /// The whole track: the control server assembled its parts.
   private func importTrack(_ store: SampleStore, _ arguments: ImportArguments, responder: Responder) throws {
-    switch imports.add(arguments.points, more: arguments.more, connection: responder.conversation) {
-    case let .needMore(received):
-      responder.succeed(PartAccepted(received: received))
-    case .tooLarge:
-      responder.fail(.badArguments, "the track is too long to import: at most \(ImportAssembly.maximumPoints) points")
-    case let .complete(points):
-      let shift = try store.importTrack(
-        ImportAssembly.samples(points), source: arguments.name ?? "import",
-        maximumSampleInterval: configuration.maximumSampleInterval)
-      let summary = figure.summary(of: shift.shift, distance: try store.recordedDistance(ofShift: shift.id))
-      context?.announce(
-        .shiftImported(.init(shift: shift.id)),
-        "imported \(points.count) positions as shift \(shift.id): \(summary.summary)")
-      responder.succeed(summary)
-    }
+    let points = arguments.points
+    let shift = try store.importTrack(
+      ImportedTrack.samples(points), source: arguments.name ?? "import",
+      maximumSampleInterval: configuration.maximumSampleInterval)
+    let summary = figure.summary(of: shift.shift, distance: try store.recordedDistance(ofShift: shift.id))
+    context?.announce(
+      .shiftImported(.init(shift: shift.id)),
+      "imported \(points.count) positions as shift \(shift.id): \(summary.summary)")
+    responder.succeed(summary)
   }
 
   /// The answer for a store error: what the client did wrong, or what failed here.
