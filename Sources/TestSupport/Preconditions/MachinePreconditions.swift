@@ -36,10 +36,23 @@ public enum MachinePreconditions {
 
   public static let espeak = programs(["espeak-ng"], package: "espeak-ng")
 
+  public static let groff = programs(["/usr/bin/groff", "/usr/bin/man"], package: "groff man-db")
+
+  public static let bashCompletion = files(
+    ["/bin/bash", "/usr/share/bash-completion/bash_completion"], package: "bash bash-completion")
+
   /// Met when every program is there: an absolute path as the tests run it, a bare name
   /// anywhere on PATH.
   static func programs(_ names: [String], package: String) -> TestPrecondition {
-    let missing = names.filter { ExecutableSearch.find($0) == nil }
+    missing(names.filter { ExecutableSearch.find($0) == nil }, package: package)
+  }
+
+  /// Met when every file is there (a program, or a script that a program sources).
+  static func files(_ paths: [String], package: String) -> TestPrecondition {
+    missing(paths.filter { !FileManager.default.fileExists(atPath: $0) }, package: package)
+  }
+
+  private static func missing(_ missing: [String], package: String) -> TestPrecondition {
     guard !missing.isEmpty else { return TestPrecondition(unmet: nil) }
     return TestPrecondition(
       unmet: "needs \(missing.joined(separator: ", ")): apt-get install \(package) (make test installs scripts/deps/)")

@@ -21,6 +21,10 @@ extension Trait where Self == ConditionTrait {
   public static var requiresMosquitto: Self { MachinePreconditions.mosquitto.trait }
   /// espeak-ng, a real speech command.
   public static var requiresEspeak: Self { MachinePreconditions.espeak.trait }
+  /// groff and man-db's man, to render the manual pages as a reader's man does.
+  public static var requiresGroff: Self { MachinePreconditions.groff.trait }
+  /// bash with Debian's bash-completion, to complete a command line as a shell does.
+  public static var requiresBashCompletion: Self { MachinePreconditions.bashCompletion.trait }
   /// Valhalla from PyPI (scripts/valhalla/start.sh installs it when pip is there).
   public static var requiresValhalla: Self { RoutingEnginePreconditions.valhalla.trait }
   /// OSRM from PyPI, which needs Python 3.12 or newer (scripts/osrm/start.sh).
