@@ -8,6 +8,24 @@ import Testing
     #expect(try UplinkConfiguration.fromSection(["Enabled": "false", "Host": "broker", "VehicleID": "van-7"]) == nil)
   }
 
+  @Test func releaseSpellingsAreDeprecatedAliases() throws {
+    let old = try UplinkConfiguration.fromSection([
+      "host": "broker", "vehicle_id": "car1", "ca_file": "/etc/ca.pem", "QOS": "2", "keepalive": "60",
+      "Reconnect_Delay": "2",
+    ])
+    let new = try UplinkConfiguration.fromSection([
+      "Host": "broker", "VehicleID": "car1", "CAFile": "/etc/ca.pem", "QoS": "2", "KeepAlive": "60",
+      "ReconnectDelay": "2",
+    ])
+    #expect(old == new)
+    #expect(old?.keepalive == 60)
+    #expect(UplinkConfiguration.Key.deprecated("vehicle_id") == .vehicleID)
+    #expect(UplinkConfiguration.Key.deprecated("KEEPALIVE") == .keepAlive)
+    #expect(UplinkConfiguration.Key.deprecated("VehicleID") == nil)
+    #expect(UplinkConfiguration.Key.deprecated("vehicleid") == nil)
+    #expect(UplinkConfiguration.Key.deprecated("keep_alive") == nil)
+  }
+
   @Test func defaultsFollowTheVehicle() throws {
     let configuration = try #require(
       try UplinkConfiguration.fromSection(["Host": "broker.example", "VehicleID": "van-7"]))
@@ -69,10 +87,8 @@ import Testing
     (["Host": "b", "VehicleID": "v", "OutboxBound": "0"], "[Uplink] OutboxBound = \"0\": must be at least 1"),
     (["Host": "b", "VehicleID": "v", "Enabled": "maybe"], "[Uplink] Enabled = \"maybe\": must be true or false"),
     (["Host": "b", "VehicleID": "v", "brokr": "x"], "[Uplink] brokr = \"x\": is not an [Uplink] setting"),
-    (
-      ["Host": "b", "vehicle_id": "v"],
-      "[Uplink] vehicle_id = \"v\": is not an [Uplink] setting; the key is VehicleID"
-    ),
+    (["Host": "b", "VehicleID": "v", "port": "x"], "[Uplink] port = \"x\": must be a whole number"),
+    (["Host": "b", "host": "c", "VehicleID": "v"], "[Uplink] host = \"c\": sets Host again (as Host)"),
     (["Host": "b", "VehicleId": "v"], "[Uplink] VehicleId = \"v\": is not an [Uplink] setting; the key is VehicleID"),
     (
       ["Host": "b", "VehicleID": "v", "ReconnectDelay": "5", "ReconnectDelayMax": "2"],

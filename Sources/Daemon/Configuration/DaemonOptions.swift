@@ -78,6 +78,9 @@ public enum ConfigurationLoader {
     public var configuration: DaemonConfiguration
     /// The file that was read; nil when the default file was absent and defaults are used.
     public var file: String?
+    /// What start-up logs as warnings: the file works, but says something in a way that is
+    /// going away (0.1.0's `[Uplink]` spellings).
+    public var warnings: [String] = []
   }
 
   public static func load(
@@ -85,6 +88,7 @@ public enum ConfigurationLoader {
   ) -> Result<Loaded, ConfigurationError> {
     var configuration = DaemonConfiguration()
     var file: String?
+    var warnings: [String] = []
     let path = options.configPath ?? defaultPath
     if options.configPath != nil || FileManager.default.fileExists(atPath: path) {
       switch ConfigurationFileReader.read(path: path) {
@@ -93,6 +97,9 @@ public enum ConfigurationLoader {
         switch ConfigurationValidator.apply(entries, to: configuration, file: path) {
         case .failure(let error): return .failure(error)
         case .success(let applied): configuration = applied
+        }
+        if let warning = ConfigurationValidator.deprecatedSpellings(in: entries, file: path) {
+          warnings.append(warning)
         }
       }
       file = path
@@ -105,6 +112,6 @@ public enum ConfigurationLoader {
       configuration.socketPath = socket
     }
     if let gpsd = options.gpsd { configuration.gpsd = gpsd }
-    return .success(Loaded(configuration: configuration, file: file))
+    return .success(Loaded(configuration: configuration, file: file, warnings: warnings))
   }
 }

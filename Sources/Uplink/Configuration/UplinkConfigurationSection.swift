@@ -24,7 +24,42 @@ extension UplinkConfiguration {
     case reconnectDelay = "ReconnectDelay"
     case reconnectDelayMax = "ReconnectDelayMax"
 
-    /// The key a near miss ("vehicle_id", "Vehicleid") was meant to be: the same letters
+    /// How 0.1.0 spelt the key (`vehicle_id`, `keepalive`), which it matched without regard
+    /// to case. Still read, as a deprecated alias of the key: a box upgraded with its edited
+    /// configuration keeps its uplink, and the daemon logs a warning naming the new key.
+    public var releaseSpelling: String {
+      switch self {
+      case .enabled: "enabled"
+      case .host: "host"
+      case .port: "port"
+      case .vehicleID: "vehicle_id"
+      case .clientID: "client_id"
+      case .username: "username"
+      case .passwordFile: "password_file"
+      case .caFile: "ca_file"
+      case .certFile: "cert_file"
+      case .keyFile: "key_file"
+      case .qos: "qos"
+      case .topicPrefix: "topic_prefix"
+      case .outboxBound: "outbox_bound"
+      case .keepAlive: "keepalive"
+      case .liveInterval: "live_interval"
+      case .reconnectDelay: "reconnect_delay"
+      case .reconnectDelayMax: "reconnect_delay_max"
+      }
+    }
+
+    /// The key `written` spells in 0.1.0's deprecated way (`vehicle_id`, `HOST`); nil for
+    /// the key's own spelling and for anything else.
+    public static func deprecated(_ written: String) -> Key? {
+      let lowered = written.lowercased()
+      return allCases.first { $0.releaseSpelling == lowered && $0.rawValue != written }
+    }
+
+    /// The key `written` names: its own spelling or a deprecated one.
+    public static func named(_ written: String) -> Key? { Key(rawValue: written) ?? deprecated(written) }
+
+    /// The key a near miss ("Vehicleid", "vehicleid") was meant to be: the same letters
     /// without regard to case or underscores.
     static func meant(by written: String) -> Key? {
       let letters = written.lowercased().filter { $0 != "_" }
@@ -37,19 +72,39 @@ extension UplinkConfiguration {
 
   /// Builds the configuration from the `[Uplink]` section's key/value pairs (as the INI
   /// reader hands them over) and validates it. Returns nil when the uplink is off: the
-  /// section is absent or empty, or says `Enabled=no`. An unknown key is an error, so a
-  /// typo never silently disables a setting; one that is a known key in another spelling
-  /// (the snake_case of earlier versions) says which.
+  /// section is absent or empty, or says `Enabled=no`. A key is matched exactly, or in
+  /// 0.1.0's deprecated spelling (`Key.deprecated`), and an error names it as written. An
+  /// unknown key is an error, so a typo never silently disables a setting; a near miss of
+  /// a key says which it is.
   public static func fromSection(_ section: [String: String]) throws(UplinkConfigurationError) -> UplinkConfiguration? {
     var values: [Key: String] = [:]
-    for (rawKey, rawValue) in section {
+    var spelling: [Key: String] = [:]
+    for (rawKey, rawValue) in section.sorted(by: { $0.key < $1.key }) {
       let written = rawKey.trimmingSpacesAndTabs
-      guard let key = Key(rawValue: written) else {
+      guard let key = Key.named(written) else {
         let hint = Key.meant(by: written).map { "; the key is \($0.rawValue)" } ?? ""
         throw UplinkConfigurationError(key: rawKey, value: rawValue, reason: "is not an [Uplink] setting\(hint)")
       }
+      if let earlier = spelling[key] {
+        throw UplinkConfigurationError(
+          key: rawKey, value: rawValue, reason: "sets \(key.rawValue) again (as \(earlier))")
+      }
       values[key] = rawValue.trimmingSpacesAndTabs
+      spelling[key] = written
     }
+    do {
+      return try configuration(from: values)
+    } catch {
+      // Named as the file spells it, so that the message points at what is written there.
+      var named = error
+      if let key = Key(rawValue: error.key), let written = spelling[key] { named.key = written }
+      throw named
+    }
+  }
+
+  private static func configuration(from values: [Key: String]) throws(UplinkConfigurationError)
+    -> UplinkConfiguration?
+  {
     if values.isEmpty { return nil }
     if let enabled = values[.enabled] {
       switch enabled.lowercased() {
