@@ -25,63 +25,76 @@ let package = Package(
     // The pure core: no I/O, no clock.
     .target(name: "DashPilotCore"),
     .target(name: "Guidance", dependencies: ["DashPilotCore"]),
-    .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
 
-    // Adapters at the edge. Route files (GPX, GeoJSON) are read and written by the client,
-    // so the daemon never links an XML parser.
-    // Locks, threads and text helpers over Glibc, so that the daemon's modules import only
-    // FoundationEssentials and the daemon never links Foundation, CoreFoundation or ICU.
+    // Adapters at the edge; each target lists exactly the modules it imports.
+    // Threads, a condition, the command-line cursor and text helpers over Glibc, so that the
+    // daemon's modules import only FoundationEssentials and the daemon never links
+    // Foundation, CoreFoundation or ICU.
     .target(name: "PlatformSupport"),
+    // Route files (GPX, GeoJSON), read and written with Foundation and FoundationXML: by
+    // the client only, so the daemon never links an XML parser.
+    .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
-    .target(name: "Capture", dependencies: ["DashPilotCore", "Guidance", "Store", "GPSD", "PlatformSupport"]),
-    .target(name: "ControlProtocol"),
-    .target(name: "Routing", dependencies: ["Guidance", "CCurl"]),
-    .target(name: "Uplink", dependencies: ["CMosquitto", "CSQLite", "DashPilotCore", "PlatformSupport"]),
+    .target(name: "Capture", dependencies: ["DashPilotCore", "GPSD", "Guidance", "Store"]),
+    .target(name: "ControlProtocol", dependencies: ["DashPilotCore"]),
+    .target(name: "Routing", dependencies: ["CCurl", "DashPilotCore", "Guidance"]),
+    .target(
+      name: "Uplink", dependencies: ["CMosquitto", "ControlProtocol", "DashPilotCore", "PlatformSupport", "Store"]),
     .target(
       name: "Daemon",
       dependencies: [
-        "DashPilotCore", "Guidance", "Store", "GPSD", "Capture", "ControlProtocol", "Routing",
-        "Uplink", "CSystemd", "CInih", "PlatformSupport",
+        "CInih", "CSystemd", "Capture", "ControlProtocol", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport",
+        "Routing", "Store", "Uplink",
       ]),
     .target(
       name: "DashPilotCLI",
-      dependencies: ["DashPilotCore", "Capture", "ControlProtocol", "RouteFiles", "Guidance"]),
+      dependencies: ["Capture", "ControlProtocol", "DashPilotCore", "Guidance", "PlatformSupport", "RouteFiles"]),
 
     // Thin mains.
     .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
     .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
     // The store's crash test runs this as a child process and kills it mid-write.
-    .executableTarget(name: "dashpilot-store-child", dependencies: ["Store", "TestSupport"]),
+    .executableTarget(name: "dashpilot-store-child", dependencies: ["DashPilotCore", "Store", "TestSupport"]),
     // The reliability power-cut test runs this as a child: a gpsd log captured in real
     // time into the store, killed with SIGKILL at random points.
     .executableTarget(
       name: "dashpilot-capture-child",
-      dependencies: ["Capture", "Store", "GPSD", "DashPilotCore", "PlatformSupport", "TestSupport"]),
+      dependencies: ["Capture", "DashPilotCore", "GPSD", "PlatformSupport", "Store", "TestSupport"]),
     // libFuzzer on the control request parser (`make fuzz`); without -sanitize=fuzzer it
     // checks files, so a plain build builds it too.
     .executableTarget(name: "dashpilot-fuzz-request", dependencies: ["ControlProtocol"]),
     .executableTarget(
       name: "dashpilot-bench",
       dependencies: [
-        "DashPilotCore", "Guidance", "Store", "GPSD", "Capture", "Routing", "Uplink", "TestSupport",
+        "Capture", "DashPilotCore", "GPSD", "Guidance", "Routing", "Store", "TestSupport", "Uplink",
       ]),
 
     // Tests.
     .target(name: "TestSupport", dependencies: ["DashPilotCore"]),
     .testTarget(name: "DashPilotCoreTests", dependencies: ["DashPilotCore", "TestSupport"]),
-    .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "TestSupport"]),
-    .testTarget(name: "RouteFilesTests", dependencies: ["RouteFiles", "TestSupport"]),
-    .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
-    .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
-    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
-    .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
-    .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestSupport"]),
-    .testTarget(name: "UplinkTests", dependencies: ["Uplink", "CSQLite", "TestSupport"]),
-    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DashPilotCLI", "Uplink", "CSQLite", "TestSupport"]),
+    .testTarget(name: "GuidanceTests", dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "TestSupport"]),
+    .testTarget(name: "RouteFilesTests", dependencies: ["DashPilotCore", "RouteFiles", "TestSupport"]),
+    .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport", "TestSupport"]),
+    .testTarget(name: "StoreTests", dependencies: ["CSQLite", "DashPilotCore", "Store", "TestSupport"]),
+    .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "TestSupport"]),
+    .testTarget(
+      name: "CaptureTests", dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "Store", "TestSupport"]),
+    .testTarget(name: "RoutingTests", dependencies: ["DashPilotCore", "Guidance", "Routing", "TestSupport"]),
+    .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "DashPilotCore"]),
+    .testTarget(
+      name: "DashPilotCLITests",
+      dependencies: ["Capture", "DashPilotCLI", "DashPilotCore", "Guidance", "PlatformSupport", "TestSupport"]),
+    .testTarget(name: "UplinkTests", dependencies: ["DashPilotCore", "Store", "TestSupport", "Uplink"]),
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: [
+        "CSQLite", "Capture", "ControlProtocol", "Daemon", "DashPilotCLI", "DashPilotCore", "GPSD", "Guidance",
+        "PlatformSupport", "RouteFiles", "Routing", "Store", "TestSupport", "Uplink",
+      ]),
     .testTarget(
       name: "ReliabilityTests",
-      dependencies: ["DashPilotCore", "Capture", "Store", "GPSD", "ControlProtocol", "TestSupport"]),
+      dependencies: ["Capture", "ControlProtocol", "DashPilotCore", "GPSD", "Store", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import ControlProtocol
 import DashPilotCore
 import Foundation
+import PlatformSupport
 
 /// The `dashpilotctl` command line: finds the command named by the first words, lets it
 /// read its arguments, runs it. `main` is the process entry; `run` is the same thing with
@@ -10,7 +11,7 @@ public enum DashPilotCLI {
     [
       StatusCommand.self, ShiftStartCommand.self, ShiftEndCommand.self, ShiftsCommand.self, ShiftShowCommand.self,
       ExportCommand.self, ImportCommand.self, RouteLoadCommand.self, RouteClearCommand.self, NavigateCommand.self,
-      EventsCommand.self,
+      EventsCommand.self, ReplayCommand.self,
     ]
   }
 
@@ -25,15 +26,6 @@ public enum DashPilotCLI {
   public static func run(
     arguments: [String], environment: [String: String], hooks: RouteFileHooks = .unavailable, console: Console
   ) -> Int32 {
-    // replay takes its own arguments, untouched: it runs offline, without a daemon.
-    if let first = arguments.first(where: { !$0.hasPrefix("-") }), first == "replay",
-      let index = arguments.firstIndex(of: "replay")
-    {
-      // A global --json written before the word is handed on.
-      let json = arguments[..<index].contains("--json") ? ["--json"] : []
-      let own = ReplayDispatch.droppingSocket(Array(arguments[(index + 1)...]))
-      return ReplayDispatch.run(arguments: own + json, console: console)
-    }
     let options: GlobalOptions
     var words: [String]
     do throws(UsageError) {
@@ -64,11 +56,6 @@ public enum DashPilotCLI {
       }
       console.error(overview)
       return ExitStatus.usage.rawValue
-    }
-    if words.first == "replay" {
-      // Global options written before the word: hand --json on, the socket is not used.
-      return ReplayDispatch.run(
-        arguments: Array(words.dropFirst()) + (options.json ? ["--json"] : []), console: console)
     }
     guard let (command, rest) = match(words) else {
       return usageFailure(UsageError("unknown command \"\(words.prefix(2).joined(separator: " "))\""), console: console)
@@ -103,9 +90,7 @@ public enum DashPilotCLI {
   }
 
   static var overview: String {
-    let rows =
-      commands.map { "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.summary)" }
-      + ["  \("replay".padding(toLength: 13, withPad: " ", startingAt: 0)) \(ReplayDispatch.summary)"]
+    let rows = commands.map { "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.summary)" }
     return """
       USAGE: dashpilotctl COMMAND [--json] [--socket PATH]
 
@@ -124,34 +109,5 @@ public enum DashPilotCLI {
       EXIT STATUS: 0 done; 1 the daemon refused or failed the request; 2 usage;
       3 the daemon could not be reached.
       """
-  }
-}
-
-/// `replay` runs offline, without a daemon: `ReplayCommand` (Sources/DashPilotCLI/Replay).
-enum ReplayDispatch {
-  static let summary = "Replay a gpsd JSON log offline through the same pipeline (no daemon)."
-
-  /// Every command takes `--socket PATH`; replay needs no daemon, so it accepts and ignores it.
-  static func droppingSocket(_ arguments: [String]) -> [String] {
-    var kept: [String] = []
-    var index = 0
-    while index < arguments.count {
-      let word = arguments[index]
-      if word == "--" {
-        kept += arguments[index...]
-        break
-      }
-      if word == "--socket", index + 1 < arguments.count {
-        index += 2
-        continue
-      }
-      if !word.hasPrefix("--socket=") { kept.append(word) }
-      index += 1
-    }
-    return kept
-  }
-
-  static func run(arguments: [String], console: Console) -> Int32 {
-    ReplayCommand.run(arguments: arguments, console: console)
   }
 }

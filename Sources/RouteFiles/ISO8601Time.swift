@@ -1,8 +1,9 @@
 import DashPilotCore
 import Foundation
 
-/// ISO 8601 times as GPX and GeoJSON carry them, parsed and written by hand: no formatter,
-/// no locale, no calendar, so the same text always gives the same instant.
+/// ISO 8601 times as GPX and GeoJSON carry them, parsed by hand: no formatter, no locale, no
+/// calendar, so the same text always gives the same instant. (They are written by
+/// `UTCTimestamp`, as every time DashPilot writes.)
 enum ISO8601Time {
   /// Accepts `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM` (or `±HHMM`).
   /// A time without a zone is taken as UTC, as GPX 1.0 loggers write it.
@@ -61,43 +62,12 @@ enum ISO8601Time {
         return nil
       }
     }
-    guard i == chars.count, (1...12).contains(month), (1...daysIn(month, year)).contains(day),
+    guard i == chars.count, (1...12).contains(month),
+      (1...CivilCalendar.daysIn(month: month, year: year)).contains(day),
       hour <= 23, minute <= 59, second <= 60
     else { return nil }
     let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
     let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     return Date(timeIntervalSince1970: Double(whole) + fraction)
-  }
-
-  /// UTC, `Z`, milliseconds only when the time has a fraction of a second.
-  static func format(_ date: Date) -> String {
-    let t = date.timeIntervalSince1970
-    var whole = Int(t.rounded(.down))
-    var millis = Int(((t - Double(whole)) * 1000).rounded())
-    if millis == 1000 {
-      whole += 1
-      millis = 0
-    }
-    let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
-    let secondsOfDay = whole - days * 86_400
-    let (year, month, day) = CivilCalendar.civilFromDays(days)
-    var text =
-      "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
-      + "\(pad(secondsOfDay % 3600 / 60, 2)):\(pad(secondsOfDay % 60, 2))"
-    if millis != 0 { text += ".\(pad(millis, 3))" }
-    return text + "Z"
-  }
-
-  private static func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-  }
-
-  private static func daysIn(_ month: Int, _ year: Int) -> Int {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
   }
 }

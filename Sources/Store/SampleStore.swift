@@ -8,7 +8,9 @@ import FoundationEssentials
 /// Nothing derived is persisted: a shift's distance is measured from its rows whenever it
 /// is asked (`recordedDistance(ofShift:)`).
 public final class SampleStore {
-  public let database: Database
+  /// The connection. Other modules reach it only through `transaction`, `read` and the
+  /// commit observer, each inside a transaction the store knows of.
+  let database: Database
   /// What happened on open (created, migrated, or a damaged file moved aside), for the log.
   public private(set) var openReport: StoreOpenReport
 
@@ -22,15 +24,26 @@ public final class SampleStore {
   /// commits it (the uplink's outbox); nil when nothing listens.
   public var commitObserver: (any StoreCommitObserver)?
 
+  /// How much a committed write is worth keeping through a power cut.
+  public enum Durability: Sendable {
+    /// synchronous=FULL: a committed transaction survives a power cut (the daemon's store).
+    case powerCutSafe
+    /// synchronous=OFF: no fsync per commit, for a file thrown away afterwards (a replay's).
+    case disposable
+  }
+
   /// Opens the store at `path`, creating it if needed. `now` names a damaged file moved
   /// aside. Throws `.newerSchema` (file untouched) for a file from a newer DashPilot.
-  public convenience init(path: String, now: Date = Date()) throws(StoreError) {
-    try self.init(path: path, now: now, vfs: nil)
+  public convenience init(path: String, now: Date = Date(), durability: Durability = .powerCutSafe)
+    throws(StoreError)
+  {
+    try self.init(path: path, now: now, vfs: nil, durability: durability)
   }
 
   /// `vfs` names a registered SQLite VFS; tests use one that injects I/O errors.
-  init(path: String, now: Date, vfs: String?) throws(StoreError) {
+  init(path: String, now: Date, vfs: String?, durability: Durability = .powerCutSafe) throws(StoreError) {
     (database, openReport) = try DatabaseOpener.open(path: path, now: now, vfs: vfs)
+    if durability == .disposable { try database.execute("PRAGMA synchronous = OFF") }
     // Not fatal: with a wrong count the live figure is only measured from scratch more
     // often, and a store that cannot write can still answer for its history.
     do {
@@ -60,7 +73,8 @@ public final class SampleStore {
     lastSessionResolved = nil
   }
 
-  /// A write transaction that forgets cached rows if it fails.
+  /// A write transaction that forgets cached rows if it fails. Inside `transaction` it
+  /// joins the enclosing one.
   func write<T>(_ operation: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     do {
       return try database.writeTransaction(operation, body)
@@ -68,6 +82,36 @@ public final class SampleStore {
       forgetCachedRows()
       throw error.within(operation)
     }
+  }
+
+  /// The open transaction, for the commit observer to write its own tables in.
+  var currentTransaction: StoreTransaction { StoreTransaction(database: database) }
+
+  /// Creates or migrates another module's tables in this file (see `SchemaExtension`).
+  /// Install before anything writes to them.
+  public func install(_ schema: SchemaExtension) throws(StoreError) {
+    try database.install(schema)
+  }
+
+  /// Runs `body` in one write transaction, with the statements an extension writes its
+  /// tables with. The store's own writes called inside (`endShift`, `append`, ...) join it,
+  /// so they, what their commit observer queues and what `body` writes commit together or
+  /// not at all: a fleet command's effect, its reply in the outbox and the record that it
+  /// was answered.
+  public func transaction<T>(
+    _ operation: String, _ body: (StoreTransaction) throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    try write(operation) { () throws(StoreError) -> T in try body(currentTransaction) }
+  }
+
+  /// Runs `body` in one read transaction (joining an open one): one snapshot of the file.
+  public func read<T>(_ body: (StoreTransaction) throws(StoreError) -> T) throws(StoreError) -> T {
+    try database.read(body)
+  }
+
+  /// Copies the write-ahead log into the file and empties it (a backup, a size measured).
+  public func checkpoint() throws(StoreError) {
+    _ = try database.textColumn("PRAGMA wal_checkpoint(TRUNCATE)")
   }
 
   /// The whole file's health, as `PRAGMA integrity_check` reports it ("ok" when healthy).

@@ -18,12 +18,11 @@ public final class GPSDFullSpeedReceiver: @unchecked Sendable {
   public init(timeout: Double = 10) throws {
     port = try FreePort.find()
     (master, devicePath) = try PseudoTerminal.openMaster()
-    gpsd = try GPSDChildProcess(
-      executable: "/usr/sbin/gpsd", arguments: ["-N", "-n", "-b", "-S", String(port), devicePath])
-    guard FreePort.waitUntilListening(port: port, timeout: timeout) else {
-      gpsd.killGroup()
+    do {
+      gpsd = try GPSDChildProcess.gpsd(port: port, [devicePath], outputPath: "/dev/null", timeout: timeout)
+    } catch {
       close(master)
-      throw GPSDFake.Failure(description: "gpsd did not listen on port \(port)")
+      throw error
     }
   }
 

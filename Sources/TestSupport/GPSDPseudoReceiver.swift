@@ -19,6 +19,8 @@ public final class GPSDPseudoReceiver: @unchecked Sendable {
   private var feeding = false
   private var stopped = false
   private var gpsd: GPSDChildProcess?
+  /// What every gpsd started here printed, for a failing test's message.
+  private let gpsdOutput: URL
 
   /// Opens the pseudo-terminal; nothing is written until `startFeeding()`.
   public init(nmea: URL, secondsPerLine: Double = 0.02) throws {
@@ -28,21 +30,18 @@ public final class GPSDPseudoReceiver: @unchecked Sendable {
     port = try FreePort.find()
     (master, devicePath) = try PseudoTerminal.openMaster()
     // Holding the slave open keeps the terminal alive while gpsd is down.
-    slaveHolder = open(devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+    slaveHolder = open(devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+    gpsdOutput = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID().uuidString).log")
     _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
   }
 
   /// Starts gpsd (`gpsd -N -n -b -S PORT DEVICE`) and waits until it listens.
   public func startGPSD(timeout: Double = 10) throws {
-    let process = try GPSDChildProcess(
-      executable: "/usr/sbin/gpsd", arguments: ["-N", "-n", "-b", "-S", String(port), devicePath])
+    let process = try GPSDChildProcess.gpsd(
+      port: port, [devicePath], outputPath: gpsdOutput.path, timeout: timeout)
     lock.lock()
     gpsd = process
     lock.unlock()
-    guard FreePort.waitUntilListening(port: port, timeout: timeout) else {
-      killGPSD()
-      throw GPSDFake.Failure(description: "gpsd did not listen on port \(port)")
-    }
   }
 
   /// Kills gpsd at once (SIGKILL to its group) and waits until its port is closed.
@@ -130,6 +129,7 @@ public final class GPSDPseudoReceiver: @unchecked Sendable {
       usleep(useconds_t(interval * 2_000_000))
       close(slaveHolder)
       close(master)
+      try? FileManager.default.removeItem(at: gpsdOutput)
     }
   }
 

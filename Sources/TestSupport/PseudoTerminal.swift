@@ -12,7 +12,8 @@ public enum PseudoTerminal {
 
   /// Opens /dev/ptmx and unlocks it; returns the master descriptor and the slave's path.
   public static func openMaster() throws -> (master: Int32, devicePath: String) {
-    let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    // Close-on-exec: a gpsd started for another test must not hold this terminal open.
+    let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
     var unlock: Int32 = 0
     var number: UInt32 = 0
     guard fd >= 0, ioctl(fd, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,

@@ -8,12 +8,14 @@ public enum TestPaths {
 
   public static var fixtures: URL { repositoryRoot.appendingPathComponent("Fixtures") }
 
-  /// `../shared`, beside the repository (CI lays it there).
+  /// `../shared`, beside the repository (CI lays it there), where `SharedLogs` looks by default.
   public static var shared: URL {
     repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
   }
 
-  public static var gpsdLogs: URL { shared.appendingPathComponent("gpsd-logs") }
+  /// gpsd's regression logs (`SharedLogs.gpsdLogs`: `DASHPILOT_GPSD_LOGS`, else
+  /// `../shared/gpsd-logs`); a test reading them carries `.requiresGPSDLogs`.
+  public static var gpsdLogs: URL { SharedLogs.gpsdLogs }
 
   /// A fresh temporary directory, removed by the caller when done.
   public static func temporaryDirectory(_ label: String = "dashpilot") throws -> URL {

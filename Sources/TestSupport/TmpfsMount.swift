@@ -16,11 +16,16 @@ public final class TmpfsMount: @unchecked Sendable {
     public var description: String
   }
 
-  /// Whether this process may mount (root, and the kernel allows tmpfs here).
-  public static let canMount: Bool = {
-    guard getuid() == 0, let probe = try? TmpfsMount(kilobytes: 64) else { return false }
-    probe.unmount()
-    return true
+  /// Why this process cannot mount one (not root, or the kernel refuses a tmpfs here, as in
+  /// a container without CAP_SYS_ADMIN); nil when it can. `.requiresTmpfs` reads this.
+  public static let whyNotMountable: String? = {
+    guard getuid() == 0 else { return "needs root to mount a tmpfs (uid \(getuid())): run the tests as root" }
+    do {
+      try TmpfsMount(kilobytes: 64).unmount()
+      return nil
+    } catch {
+      return "cannot mount a tmpfs (\(error)): run the tests as root where mount(2) is allowed"
+    }
   }()
 
   public init(kilobytes: Int) throws {

@@ -37,7 +37,9 @@ public final class RoutingEngineServer: @unchecked Sendable {
   public static func startOSRM(profile: String) throws -> RoutingEngineServer { try start(.osrm(profile: profile)) }
 
   private static func start(_ engine: Engine) throws -> RoutingEngineServer {
-    let port = try freeLoopbackPort()
+    // Below the ephemeral range and handed out once, as for gpsd: the script binds it only
+    // after building the engine's tiles, long after a bind(0) port could have been taken.
+    let port = try FreePort.find()
     let directory = try TestPaths.temporaryDirectory("routing-engine")
     let arguments: [String]
     switch engine {
@@ -92,26 +94,6 @@ public final class RoutingEngineServer: @unchecked Sendable {
   }
 
   deinit { stop() }
-
-  /// A port nothing listens on right now: bind to port 0 and read what the kernel chose.
-  public static func freeLoopbackPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-        guard bind(descriptor, pointer, length) == 0 else { return -1 }
-        return getsockname(descriptor, pointer, &length)
-      }
-    }
-    guard bound == 0 else { throw StartError(description: "bind: \(String(cString: strerror(errno)))") }
-    return Int(UInt16(bigEndian: address.sin_port))
-  }
 }
 
 private let startLock = NSLock()

@@ -42,7 +42,7 @@ enum DaemonBench {
           (0..<sampleCount).map { StoreIngestPattern.sample($0, session: CaptureSessionID("bench-\($0 / 10_000)")) },
           toShift: shift.id)
       }
-      _ = try store.database.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+      try store.checkpoint()
     }
 
     // Start-up: from the launch until systemd would hear READY=1 (database open and

@@ -56,10 +56,8 @@ enum StoreBench {
     guard let largest = shifts.last else { return }
     let rowCount = largest.next
     try onePassAgainstScan(&report, store: largest.store, shiftID: largest.shiftID, label: largest.label)
-    _ = try largest.store.database.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
-    let pages = try largest.store.database.scalarInt64("PRAGMA page_count") ?? 0
-    let pageSize = try largest.store.database.scalarInt64("PRAGMA page_size") ?? 0
-    report.record("store_bytes_per_sample", Double(pages * pageSize) / Double(rowCount), "bytes")
+    try largest.store.checkpoint()
+    report.record("store_bytes_per_sample", Double(try fileBytes(largest.store)) / Double(rowCount), "bytes")
     let path = largest.path
     shifts.removeAll()  // closes the files
     // What the daemon pays on start: header, quick_check, settings, migrations.
@@ -128,10 +126,8 @@ enum StoreBench {
       commits.append(try report.seconds { try store.append([one], toShift: shift.id) })
     }
     report.record("store_commit_one_sample_median", median(commits) * 1e6, "us")
-    _ = try store.database.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
-    let pages = try store.database.scalarInt64("PRAGMA page_count") ?? 0
-    let pageSize = try store.database.scalarInt64("PRAGMA page_size") ?? 0
-    report.record("store_bytes_per_sample_batched", Double(pages * pageSize) / Double(count + 300), "bytes")
+    try store.checkpoint()
+    report.record("store_bytes_per_sample_batched", Double(try fileBytes(store)) / Double(count + 300), "bytes")
   }
 
   /// The shift's figure measured in one pass from its rows, against reading the same rows
@@ -146,15 +142,14 @@ enum StoreBench {
       measure.append(try report.seconds { _ = try store.recordedDistance(ofShift: shiftID) })
       scan.append(
         try report.seconds {
-          try store.database.withStatement(
-            """
-            SELECT id, capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm,
-              speed_cm_s, course_cdeg FROM samples WHERE shift_id = ? AND id > 0 ORDER BY id
-            """
-          ) { (s) throws(StoreError) in
-            try s.bind(shiftID, at: 1)
-            while try s.step() {
-              for column in Int32(0)..<8 { checksum &+= s.int64(column) }
+          try store.read { (transaction) throws(StoreError) in
+            try transaction.query(
+              """
+              SELECT id, capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm,
+                speed_cm_s, course_cdeg FROM samples WHERE shift_id = ? AND id > 0 ORDER BY id
+              """, [.integer(shiftID)]
+            ) { row in
+              for column in Int32(0)..<8 { checksum &+= row.int64(column) }
             }
           }
         })
@@ -180,5 +175,18 @@ enum StoreBench {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
     return sorted[sorted.count / 2]
+  }
+}
+
+extension StoreBench {
+  /// The file's size in pages, once the log is checkpointed into it.
+  static func fileBytes(_ store: SampleStore) throws -> Int64 {
+    try store.read { (transaction) throws(StoreError) in
+      var bytes: Int64 = 1
+      for pragma in ["PRAGMA page_count", "PRAGMA page_size"] {
+        try transaction.query(pragma) { row in bytes *= row.int64(0) }
+      }
+      return bytes
+    }
   }
 }

@@ -50,8 +50,9 @@ private func measureUplinkDrain(samples: Int, batchSize: Int) throws -> UplinkDr
 
   var configuration = UplinkConfiguration(host: "127.0.0.1", port: broker.port, vehicleID: "van-7")
   configuration.reconnectDelayMax = 1
-  let database = try OutboxDatabase(path: directory.appendingPathComponent("outbox.sqlite").path)
-  let outbox = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "van-7"), bound: 1_000_000)
+  let outbox = try OutboxDatabase(
+    path: directory.appendingPathComponent("outbox.sqlite").path,
+    outbox: Outbox(encoder: UplinkEncoder(vehicleID: "van-7"), bound: 1_000_000))
 
   var builder = RouteBuilder(session: CaptureSessionID("bench"))
   for step in 1..<samples {
@@ -72,7 +73,7 @@ private func measureUplinkDrain(samples: Int, batchSize: Int) throws -> UplinkDr
   // Enqueue: one transaction per batch, as the store commits them.
   let enqueueStart = DispatchTime.now().uptimeNanoseconds
   for message in messages {
-    try database.transaction { try outbox.enqueue(message, queuedAt: Date(timeIntervalSince1970: 1_700_000_000)) }
+    try outbox.enqueue(message, queuedAt: Date(timeIntervalSince1970: 1_700_000_000))
   }
   let enqueueSeconds = Double(DispatchTime.now().uptimeNanoseconds - enqueueStart) / 1e9
 

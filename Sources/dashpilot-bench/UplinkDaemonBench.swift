@@ -48,9 +48,12 @@ enum UplinkDaemonBench {
     let encoder = UplinkEncoder(vehicleID: "van-7")
     do {
       let store = try SampleStore(path: database)
-      try Outbox.createSchema(on: store.connectionHandle)
-      store.commitObserver = BacklogObserver(
-        outbox: Outbox(connection: store.connectionHandle, encoder: encoder, bound: 10_000_000))
+      try store.install(Outbox.schema)
+      // What the daemon's uplink queues: a `samples` message per batch, a `session` message per
+      // session start and end, a `shift` message per completed shift.
+      store.commitObserver = OutboxCommitObserver(
+        outbox: Outbox(encoder: encoder, bound: 10_000_000), unit: .miles,
+        clock: { Date(timeIntervalSince1970: StoreIngestPattern.firstFixTime) })
       let shift = try store.startShift(at: Date(timeIntervalSince1970: StoreIngestPattern.firstFixTime - 1))
       for start in stride(from: 0, to: samples, by: batchSize) {
         try store.append(
@@ -60,8 +63,7 @@ enum UplinkDaemonBench {
           toShift: shift.id)
       }
     }
-    let probe = try OutboxDatabase(path: database)
-    let outbox = Outbox(connection: probe.handle, encoder: encoder, bound: 10_000_000)
+    let outbox = try OutboxDatabase(path: database, outbox: Outbox(encoder: encoder, bound: 10_000_000))
     let queued = try outbox.peek(limit: Int.max)
     let sampleEntries = queued.filter { $0.topic == .samples }
     guard sampleEntries.reduce(0, { $0 + $1.sampleCount }) == samples else {
@@ -82,7 +84,7 @@ enum UplinkDaemonBench {
     try broker.start()
     defer { broker.stop() }
     let daemon = try DaemonUnderTest(
-      config: "[Uplink]\nhost=127.0.0.1\nport=\(broker.port)\nvehicle_id=van-7\n", arguments: ["--database", database])
+      config: "[Uplink]\nHost=127.0.0.1\nPort=\(broker.port)\nVehicleID=van-7\n", arguments: ["--database", database])
     defer { daemon.stop() }
     let deadline = Date(timeIntervalSinceNow: 300)
     var connectedAt: UInt64?
@@ -104,41 +106,5 @@ enum UplinkDaemonBench {
       samplesPerSecond: Double(samples) / seconds, messagesPerSecond: Double(queued.count) / seconds,
       payloadBytesPerSample: Double(payloadBytes) / Double(samples),
       publishBytesPerSample: Double(wireBytes) / Double(samples))
-  }
-}
-
-/// Queues what the store commits as the daemon's outbox observer does (the daemon's own is
-/// internal to it): a `samples` message per batch, a `session` message per session start
-/// and end, a `shift` message per completed shift.
-private final class BacklogObserver: StoreCommitObserver {
-  let outbox: Outbox
-  init(outbox: Outbox) { self.outbox = outbox }
-
-  func samplesStored(_ samples: [RouteSample], shiftID: Int64) throws(StoreError) {
-    try enqueue(.samples(Uplink.SampleBatch(shiftID: shiftID, samples: samples)))
-  }
-
-  func shiftCompleted(_ shift: Shift, distance: RouteDistance) throws(StoreError) {
-    if let report = ShiftReport(shift: shift, distance: distance) { try enqueue(.shift(report)) }
-  }
-
-  func captureSessionBegan(_ id: CaptureSessionID, at startedAt: Date, shiftID: Int64?, reason: String)
-    throws(StoreError)
-  {
-    try enqueue(
-      .session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .start, at: startedAt, reason: reason)))
-  }
-
-  func captureSessionEnded(_ id: CaptureSessionID, at endedAt: Date, shiftID: Int64?, reason: String) throws(StoreError)
-  {
-    try enqueue(.session(SessionEvent(shiftID: shiftID, captureSession: id, phase: .end, at: endedAt, reason: reason)))
-  }
-
-  private func enqueue(_ message: UplinkMessage) throws(StoreError) {
-    do {
-      try outbox.enqueue(message, queuedAt: Date(timeIntervalSince1970: StoreIngestPattern.firstFixTime))
-    } catch {
-      throw StoreError.sqlite(code: error.code, message: error.message, operation: "uplink outbox: \(error.operation)")
-    }
   }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Capture from a real gpsd: gpsfake playing a generated drive into gpsd on a port of its
 /// own, read by the libgps source, judged and grouped into sessions by `CaptureService`.
-@Suite(.serialized) struct LiveCaptureTests {
+@Suite(.serialized, .requiresGPSFake) struct LiveCaptureTests {
   /// What the source reported, each event with the wall clock when it arrived.
   final class Recording: Sendable {
     let events = EventRecorder<TimedEvent>()

@@ -102,22 +102,31 @@ struct ReplayCommandTests {
     #expect(routed.status == 0)
     let guidance = try #require(try Self.object(routed)["guidance"] as? [String: Any])
     #expect(guidance["mode"] as? String == "walking")
+    // --mode=walking, as route load takes it.
+    let joined = try Self.replay([
+      DriveFixture.named("short-drive").json.path, "--mode=walking", "--json",
+      "--route=\(Self.routes.appendingPathComponent("short-drive-divergent.geojson").path)",
+    ])
+    #expect(joined.status == 0, "\(joined.standardError)")
+    #expect(try #require(try Self.object(joined)["guidance"] as? [String: Any])["mode"] as? String == "walking")
   }
 
+  /// Usage errors in the words and form of every other command's (one parser).
   @Test(arguments: [
-    ([String](), "dashpilotctl replay: a FILE (gpsd JSON log) is required"),
-    (["log.json", "--speed"], "dashpilotctl replay: unknown option '--speed'"),
+    ([String](), "dashpilotctl: missing the gpsd JSON log FILE"),
+    (["log.json", "--speed"], "dashpilotctl: unknown option --speed"),
     (
       ["log.json", "--window", "yesterday,2024-06-01T08:00:00Z"],
-      "dashpilotctl replay: --window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"
+      "dashpilotctl: --window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"
     ),
-    (["log.json", "--mode", "cycling"], "dashpilotctl replay: --mode must be driving or walking"),
+    (["log.json", "--mode", "cycling"], "dashpilotctl: --mode must be driving or walking, not \"cycling\""),
+    (["log.json", "--mode=cycling"], "dashpilotctl: --mode must be driving or walking, not \"cycling\""),
   ])
   func usageErrorsExit2(_ arguments: [String], _ message: String) throws {
     let outcome = try Self.replay(arguments)
     #expect(outcome.status == 2)
     #expect(outcome.standardOutput == "")
-    #expect(outcome.standardError == message + "\nRun 'dashpilotctl replay --help' for usage.\n")
+    #expect(outcome.standardError == message + "\nRun 'dashpilotctl help replay' for its usage.\n")
   }
 
   @Test func aFileThatCannotBeReadExits1AndIsNamed() throws {
@@ -144,7 +153,7 @@ struct ReplayCommandTests {
     while log.utf8.count < 2_500_000 {
       let time = Date(timeIntervalSince1970: 1_714_557_600 + Double(second))
       log +=
-        #"{"class":"TPV","mode":3,"time":"\#(GPSDTime.format(time))","lat":\#(51.5 + Double(second % 1000) * 0.0001),"lon":-0.12,"eph":8.0,"speed":11.1,"track":0.0}"#
+        #"{"class":"TPV","mode":3,"time":"\#(UTCTimestamp.string(time) ?? "")","lat":\#(51.5 + Double(second % 1000) * 0.0001),"lon":-0.12,"eph":8.0,"speed":11.1,"track":0.0}"#
         + "\n"
       second += 1
     }

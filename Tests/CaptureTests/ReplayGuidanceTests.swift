@@ -79,46 +79,4 @@ struct ReplayGuidanceTests {
     #expect(abs(result.distance.metres - 490) < 1)
   }
 
-  @Test func theJSONListsEventsWithTheirTimesAndLateralOnlyOnOffRoute() throws {
-    let result = try Self.replay(eastAfter: 300, to: 500)
-    let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(ReplayReport(result: result).json.utf8)) as? [String: Any])
-    let guidance = try #require(object["guidance"] as? [String: Any])
-    #expect(Set(guidance.keys) == ["mode", "phase", "events"])
-    #expect(guidance["phase"] as? String == "off_route")
-    let events = try #require(guidance["events"] as? [[String: Any]])
-    #expect(events.count == 2)
-    #expect(events.first?["type"] as? String == "joined")
-    #expect(events.first?["time"] as? String == "2024-06-01T08:00:01.000Z")
-    #expect(events.first?["lateral_m"] == nil)
-    #expect(events.last?["time"] as? String == "2024-06-01T08:00:39.000Z")
-    #expect(abs((events.last?["lateral_m"] as? Double ?? 0) - 90) < 0.1)
-  }
-
-  @Test func anOffRouteWithNoRouteNearIsNullInJSON() {
-    let outcome = ReplayGuidanceOutcome(
-      mode: .walking, phase: .offRoute,
-      events: [TimedGuidanceEvent(.offRoute(lateral: .infinity), at: Self.time)])
-    var replay = GPSDLogReplay()
-    var result = replay.finish()
-    result.guidance = outcome
-    #expect(
-      ReplayReport(result: result).json.hasSuffix(
-        #","guidance":{"mode":"walking","phase":"off_route","events":[{"type":"off_route","time":"2024-06-01T08:00:00.000Z","lateral_m":null}]}}"#
-      ))
-    #expect(
-      ReplayReport(result: result).text.hasSuffix(
-        """
-        Guidance (walking):
-          2024-06-01T08:00:00.000Z off route, nowhere near it
-          at the end: off route
-        """))
-  }
-
-  @Test func withoutARouteThereIsNoGuidanceKey() {
-    var replay = GPSDLogReplay()
-    let result = replay.finish()
-    #expect(result.guidance == nil)
-    #expect(!ReplayReport(result: result).json.contains("guidance"))
-  }
 }

@@ -53,7 +53,7 @@ struct ReplayTests {
     #expect(result.statistics.accepted == 21)
     #expect(result.statistics.held == 20)
     #expect(result.statistics.rejected[.negligibleMovement] == 1178)
-    let quality = ReplayReport(result: result).quality
+    let quality = RouteQuality(distance: result.distance)
     #expect(quality.summary == "0.0 mi recorded")
     #expect(quality.details == ["1 unbroken stretch of capture", "No capture gaps detected"])
   }
@@ -113,53 +113,9 @@ struct ReplayTests {
     #expect(result.distance.isPartial)
   }
 
-  @Test func theJSONReportHasExactlyTheDocumentedKeys() throws {
-    let result = try Self.replay(DriveFixture.named("city-drive").json)
-    let text = ReplayReport(result: result, unit: .kilometres).json
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    #expect(Set(object.keys) == ["input", "capture_sessions", "samples", "distance", "summary", "spoken"])
-    let input = try #require(object["input"] as? [String: Any])
-    #expect(Set(input.keys) == ["lines", "skipped"])
-    #expect(input["lines"] as? Int == result.lines)
-    let samples = try #require(object["samples"] as? [String: Any])
-    #expect(Set(samples.keys) == ["received", "accepted", "held", "accuracy_assumed", "rejected", "save_failures"])
-    #expect(samples["held"] as? Int == 9)
-    #expect(samples["accuracy_assumed"] as? Int == 0)
-    let rejected = try #require(samples["rejected"] as? [String: Int])
-    #expect(Set(rejected.keys) == Set(SampleRejection.allCases.map(\.rawValue)))
-    #expect(rejected["implausible_speed"] == 2)
-    let distance = try #require(object["distance"] as? [String: Any])
-    #expect(
-      Set(distance.keys) == [
-        "metres", "segments", "gaps", "usable_positions", "inferred_continuity", "measured", "partial",
-      ])
-    #expect(distance["gaps"] as? Int == 2)
-    #expect(distance["partial"] as? Bool == true)
-    #expect(distance["inferred_continuity"] as? Bool == false)
-    #expect(object["capture_sessions"] as? Int == 2)
-    #expect(object["summary"] as? String == "11.2 km recorded · partial route")
-    #expect(
-      object["spoken"] as? String
-        == "11.2 kilometres recorded. This is a partial route: capture was interrupted, so more was driven than was recorded."
-    )
-  }
-
-  @Test func theTextReportLeadsWithTheFigureAndItsQualifications() throws {
-    let result = try Self.replay(DriveFixture.named("city-drive").json)
-    let lines = ReplayReport(result: result, unit: .miles).text.split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(
-      Array(lines.prefix(4)) == [
-        "7.0 mi recorded · partial route",
-        "3 unbroken stretches of capture",
-        "2 capture gaps",
-        "This is a partial route: capture was interrupted, so more was driven than was recorded.",
-      ])
-    #expect(lines.contains("  2 rejected: implausible speed"))
-  }
-
   /// Every gpsd JSON log of a real receiver replays without a crash, and every line is
   /// accounted for.
-  @Test func everyRealLogReplays() throws {
+  @Test(.requiresGPSDLogs) func everyRealLogReplays() throws {
     let logs = try RealLogs.all()
     #expect(logs.count >= 150)
     var totalLines = 0
@@ -213,48 +169,5 @@ enum RealLogs {
       fixes += 1
     }
     return (metres, fixes)
-  }
-}
-
-/// The command line of `dashpilotctl replay`.
-struct ReplayArgumentsTests {
-  @Test func parsesEveryOption() {
-    let parsed = ReplayArguments.parse([
-      "drive.json", "--mode", "walking", "--units", "km", "--json",
-      "--window", "2024-06-01T07:50:00Z,2024-06-01T09:00:00.5Z", "--route", "r.gpx",
-    ])
-    var expected = ReplayArguments(file: "drive.json")
-    expected.mode = .walking
-    expected.unit = .kilometres
-    expected.json = true
-    expected.route = "r.gpx"
-    expected.window = DateInterval(
-      start: Date(timeIntervalSince1970: 1_717_228_200), end: Date(timeIntervalSince1970: 1_717_232_400.5))
-    #expect(parsed == .run(expected))
-  }
-
-  @Test func defaultsToMilesDrivingAndText() {
-    #expect(ReplayArguments.parse(["log"]) == .run(ReplayArguments(file: "log")))
-    #expect(ReplayArguments.parse(["x", "--help"]) == .help)
-  }
-
-  @Test(arguments: [
-    ([String](), "a FILE (gpsd JSON log) is required"),
-    (["a", "b"], "only one FILE may be given (also got 'b')"),
-    (["a", "--speed"], "unknown option '--speed'"),
-    (["a", "--mode", "flying"], "--mode must be driving or walking"),
-    (["a", "--mode"], "--mode must be driving or walking"),
-    (["a", "--units", "furlongs"], "--units must be miles or kilometres"),
-    (["a", "--route"], "--route needs a FILE"),
-    (["a", "--window"], "--window needs START,END"),
-    (["a", "--window", "2024-06-01T08:00:00Z"], "--window must be START,END (got '2024-06-01T08:00:00Z')"),
-    (
-      ["a", "--window", "yesterday,2024-06-01T08:00:00Z"],
-      "--window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"
-    ),
-    (["a", "--window", "2024-06-01T08:00:00Z,2024-06-01T07:00:00Z"], "--window ends before it starts"),
-  ])
-  func namesWhatIsWrong(_ arguments: [String], _ sentence: String) {
-    #expect(ReplayArguments.parse(arguments) == .usageError(sentence))
   }
 }

@@ -7,7 +7,7 @@ import Testing
 /// The Done-when of issue 5: a parked receiver records nothing worth a decimal, a moving
 /// one keeps its distance. Prints the table of naive against recorded metres for every
 /// real log with a fix.
-struct StationaryHoldTests {
+@Suite(.requiresGPSDLogs) struct StationaryHoldTests {
   /// Logs whose receiver moved, by their own description: a sailing boat, a car, a
   /// powerboat, a car that started driving, a phone in a car, a laptop receiver carried
   /// from a window into a computer case (garmin-10x). Every other log with a fix

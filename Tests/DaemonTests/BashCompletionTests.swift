@@ -6,11 +6,8 @@ import Testing
 /// put where the package installs it (DATADIR/bash-completion/completions/dashpilotctl) and
 /// loaded by bash-completion's own loader, then completed with COMP_WORDS and COMP_CWORD set
 /// as bash sets them, against the real dashpilotctl and, for shift numbers, a real daemon.
-@Suite("bash completion for dashpilotctl")
+@Suite("bash completion for dashpilotctl", .requiresBashCompletion)
 struct BashCompletionTests {
-  static let bashCompletion = ToolRequirement(
-    "/usr/share/bash-completion/bash_completion", "/bin/bash", source: "bash-completion, scripts/deps/package.txt")
-
   /// A data directory holding the completion where the package puts it under /usr/share.
   final class DataDirectory {
     let url: URL
@@ -72,11 +69,8 @@ struct BashCompletionTests {
   ]
   static let globalOptions = ["--help", "--json", "--socket", "--version"]
 
-  @Test(
-    "commands, subcommands, options and option values",
-    .enabled(if: bashCompletion.satisfied, "needs bash-completion (scripts/deps/package.txt)"))
+  @Test("commands, subcommands, options and option values")
   func commandsAndOptions() throws {
-    try Self.bashCompletion.check()
     let data = try DataDirectory()
     #expect(try Self.complete(["dashpilotctl", ""], data: data) == Self.commands)
     #expect(try Self.complete(["dashpilotctl", "sh"], data: data) == ["shift", "shifts"])
@@ -100,11 +94,8 @@ struct BashCompletionTests {
     #expect(try Self.complete(["dashpilotctl", "status", "--"], data: data) == Self.globalOptions)
   }
 
-  @Test(
-    "file names: route files for route load, GPX for import, anything for replay",
-    .enabled(if: bashCompletion.satisfied, "needs bash-completion (scripts/deps/package.txt)"))
+  @Test("file names: route files for route load, GPX for import, anything for replay")
   func fileNames() throws {
-    try Self.bashCompletion.check()
     let data = try DataDirectory()
     let directory = try TestPaths.temporaryDirectory("completion-files")
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -132,11 +123,8 @@ struct BashCompletionTests {
       try Self.complete(["dashpilotctl", "route", "load", "--mode", "w"], in: directory, data: data) == ["walking"])
   }
 
-  @Test(
-    "shift numbers come from the daemon's `shifts --json`, through the socket the line names",
-    .enabled(if: bashCompletion.satisfied, "needs bash-completion (scripts/deps/package.txt)"))
+  @Test("shift numbers come from the daemon's `shifts --json`, through the socket the line names")
   func shiftNumbersFromTheDaemon() throws {
-    try Self.bashCompletion.check()
     let data = try DataDirectory()
     let daemon = try DaemonUnderTest()
     defer { daemon.stop() }
@@ -168,11 +156,8 @@ struct BashCompletionTests {
       try Self.complete(["dashpilotctl", "--socket", socket, "export", "3", "--f"], data: data) == ["--format"])
   }
 
-  @Test(
-    "no shift numbers, and no wait, when no daemon answers",
-    .enabled(if: bashCompletion.satisfied, "needs bash-completion (scripts/deps/package.txt)"))
+  @Test("no shift numbers, and no wait, when no daemon answers")
   func noDaemon() throws {
-    try Self.bashCompletion.check()
     let data = try DataDirectory()
     let started = Date()
     let missing = data.url.appendingPathComponent("no-daemon.sock").path
@@ -180,11 +165,8 @@ struct BashCompletionTests {
     #expect(Date().timeIntervalSince(started) < 5)
   }
 
-  @Test(
-    "the package installs it where Debian's bash-completion looks (its completionsdir)",
-    .enabled(if: bashCompletion.satisfied, "needs bash-completion (scripts/deps/package.txt)"))
+  @Test("the package installs it where Debian's bash-completion looks (its completionsdir)")
   func installedWhereBashCompletionLooks() throws {
-    try Self.bashCompletion.check()
     let pkgConfig = try ProcessRunner.run(
       URL(fileURLWithPath: "/usr/bin/pkg-config"), ["--variable=completionsdir", "bash-completion"])
     #expect(pkgConfig.status == 0)

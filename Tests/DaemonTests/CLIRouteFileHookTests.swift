@@ -121,6 +121,27 @@ struct CLIRouteFileHookTests {
     #expect(imported.points.map(\.accuracy) == [28.5, 4.75, nil])
   }
 
+  /// An accuracy derived HDOP is written with the precision it has, and imports back to the
+  /// centimetre the store keeps.
+  @Test func exportedHDOPsCarryNoBinaryNoise() throws {
+    var export = Self.export
+    export.segments = [
+      [
+        WireTrackPoint(lat: 51.5, lon: -0.12, time: 1_714_557_600, accuracy: 7.6),
+        WireTrackPoint(lat: 51.5001, lon: -0.12, time: 1_714_557_601, accuracy: 3),
+      ]
+    ]
+    let gpx = String(decoding: try Self.hooks.writeExport(export, .gpx), as: UTF8.self)
+    #expect(gpx.contains("<hdop>0.4</hdop>"))
+    #expect(gpx.contains("<hdop>0.1579</hdop>"))
+    let geojson = String(decoding: try Self.hooks.writeExport(export, .geojson), as: UTF8.self)
+    #expect(geojson.contains(#""hdop":[[0.4,0.1579]]"#))
+    let directory = try TestPaths.temporaryDirectory("hooks")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let imported = try Self.hooks.readTrack(try Self.write(gpx, named: "noise.gpx", in: directory))
+    #expect(imported.points.map { (($0.accuracy ?? 0) * 100).rounded() } == [760, 300])
+  }
+
   @Test func aGeoJSONExportIsAMultiLineStringWithALinePerSegment() throws {
     let data = try Self.hooks.writeExport(Self.export, .geojson)
     let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -16,17 +16,8 @@ struct DaemonPolicyPurityTests {
 
   @Test(arguments: ["Sources/Daemon/Components/Guidance/Policy", "Sources/Daemon/Components/Recording/Policy"])
   func noIONoClock(folder: String) throws {
-    let root = TestPaths.repositoryRoot.appendingPathComponent(folder)
-    let files = try FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)
-      .filter { $0.pathExtension == "swift" }
-    #expect(files.count >= 5)
-    var offences: [String] = []
-    for file in files {
-      let text = try String(contentsOf: file, encoding: .utf8)
-      for token in Self.forbidden where text.contains(token) {
-        offences.append("\(file.lastPathComponent): \(token)")
-      }
-    }
-    #expect(offences == [])
+    let search = try SourcePurity.offences(in: folder, forbidden: Self.forbidden)
+    #expect(search.files >= 5)
+    #expect(search.offences == [])
   }
 }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import Foundation
 import TestSupport
 import Testing
@@ -97,12 +98,12 @@ struct EventVocabularyTests {
     #expect(event.message == "a newer daemon's event")
   }
 
-  @Test("a time in the fields is written to the nearest millisecond, so every millisecond reads back as written")
+  @Test("a time in the fields is UTCTimestamp's (nearest millisecond), so every millisecond reads back as written")
   func millisecondTimes() throws {
     let second = 1_715_673_720.0  // 2024-05-14T08:02:00Z
-    #expect(EventTime.string(Date(timeIntervalSince1970: second + 0.0024999)) == "2024-05-14T08:02:00.002Z")
-    #expect(EventTime.string(Date(timeIntervalSince1970: second + 0.0025001)) == "2024-05-14T08:02:00.003Z")
-    #expect(EventTime.string(Date(timeIntervalSince1970: second + 0.9996)) == "2024-05-14T08:02:01.000Z")
+    #expect(UTCTimestamp.string(Date(timeIntervalSince1970: second + 0.0024999)) == "2024-05-14T08:02:00.002Z")
+    #expect(UTCTimestamp.string(Date(timeIntervalSince1970: second + 0.0025001)) == "2024-05-14T08:02:00.003Z")
+    #expect(UTCTimestamp.string(Date(timeIntervalSince1970: second + 0.9996)) == "2024-05-14T08:02:01.000Z")
     let decoder = JSONDecoder()
     let encoder = JSONEncoder()
     var unequal: [String] = []

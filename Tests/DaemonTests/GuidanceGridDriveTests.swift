@@ -4,7 +4,7 @@ import Testing
 
 /// The grid drives are generated, not hand-edited: running the generator again gives the
 /// committed files byte for byte.
-@Suite("Grid drive fixtures")
+@Suite("Grid drive fixtures", .requiresPython3)
 struct GuidanceGridDriveTests {
   @Test("scripts/fixtures/grid_drive.py rewrites Fixtures/grid-drives byte for byte")
   func generatorIsDeterministic() throws {

@@ -158,7 +158,7 @@ struct GuidanceSpeakerTests {
   }
 
   /// espeak-ng is in scripts/deps/guidance.txt, so `make test` installs it.
-  @Test("espeak-ng (Debian's) speaks a Korean line read from standard input")
+  @Test("espeak-ng (Debian's) speaks a Korean line read from standard input", .requiresEspeak)
   func realEspeak() throws {
     let directory = try TestPaths.temporaryDirectory("speaker")
     defer { try? FileManager.default.removeItem(at: directory) }

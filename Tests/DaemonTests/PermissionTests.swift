@@ -26,7 +26,7 @@ struct AccessPolicyTests {
 
 /// dashpilotctl run as `nobody` (setpriv) against a daemon run as root.
 @Suite(
-  "Permissions over the real socket", .serialized, .enabled(if: getuid() == 0, "needs root to run a client as nobody"))
+  "Permissions over the real socket", .serialized, .requiresRoot)
 struct PermissionProcessTests {
   func asNobody(_ daemon: DaemonUnderTest, groups: String?, _ arguments: [String]) throws -> ProcessOutcome {
     let groupArguments = groups.map { ["--groups=\($0)"] } ?? ["--clear-groups"]

@@ -2,11 +2,11 @@ import ControlProtocol
 import DashPilotCore
 import Foundation
 import GPSD
-import Store
 import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import Store
 
 /// `RecordingComponent` in-process on a real SQLite file, fed gpsd's reports by the test:
 /// capture only while a shift is open, sessions and their journal lines, observers, live

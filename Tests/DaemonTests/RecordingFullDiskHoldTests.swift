@@ -1,10 +1,10 @@
 import ControlProtocol
 import Foundation
-import Store
 import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import Store
 
 /// The recording component's database on a real tmpfs that a filler file fills: the one
 /// session that meets the full disk ends, capture holds (fixes dropped and counted, no
@@ -14,7 +14,7 @@ import Testing
 /// processes in real time.
 @Suite("recording on a real full disk holds capture and retries on the tick", .serialized)
 struct RecordingFullDiskHoldTests {
-  @Test(.enabled(if: TmpfsMount.canMount, "needs root to mount a tmpfs"))
+  @Test(.requiresTmpfs)
   func fullTmpfsHoldsThenResumesInOneSession() throws {
     let mount = try TmpfsMount(kilobytes: 2048)
     defer { mount.unmount() }

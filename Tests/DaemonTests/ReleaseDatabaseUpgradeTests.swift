@@ -1,3 +1,4 @@
+import DashPilotCore
 import Foundation
 import TestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// left open when that daemon was stopped, opened by this dashpilotd. The shifts read as
 /// 0.1.0 reported them, and the open shift goes on: a new capture session, a gap where
 /// the daemon was down, and every row of before still there.
-@Suite("a database from the previous release, under the new daemon", .serialized)
+@Suite("a database from the previous release, under the new daemon", .serialized, .requiresGPSD)
 struct ReleaseDatabaseUpgradeTests {
   static let release = "0.1.0"
 
@@ -18,14 +19,24 @@ struct ReleaseDatabaseUpgradeTests {
 
   /// What must not change about a shift across the upgrade: which it is, when, and what
   /// its rows measure (the words may be reworded by a later version; the numbers may not).
+  /// 0.2.0 writes a distance in the one wire shape (`partial`, `inferred_continuity`,
+  /// metres to the decimetre) and times with milliseconds where 0.1.0 wrote `is_partial`,
+  /// `uses_inferred_continuity`, every digit and times cut to the second: the facts are the
+  /// values, read from either spelling, to the precision both give.
   static func facts(_ shift: [String: Any]) -> [String] {
     let distance = shift["distance"] as? [String: Any] ?? [:]
-    let metres = (distance["metres"] as? Double).map { String(format: "%.6f", $0) } ?? "-"
+    let metres = (distance["metres"] as? Double).map { "\(($0 * 10).rounded(.toNearestOrAwayFromZero) / 10)" } ?? "-"
+    func time(_ key: String) -> String {
+      guard let text = shift[key] as? String else { return "\(shift[key] ?? "-")" }
+      // To the second, as 0.1.0 wrote it (its encoder dropped the fraction).
+      return UTCTimestamp.parse(text).map { "\(Int($0.timeIntervalSince1970.rounded(.down)))" } ?? text
+    }
+    func either(_ new: String, _ old: String) -> Any { distance[new] ?? distance[old] ?? "-" }
     return [
-      "id \(shift["id"] ?? "-")", "started \(shift["started_at"] ?? "-")", "ended \(shift["ended_at"] ?? "-")",
+      "id \(shift["id"] ?? "-")", "started \(time("started_at"))", "ended \(time("ended_at"))",
       "metres \(metres)", "segments \(distance["segments"] ?? "-")", "gaps \(distance["gaps"] ?? "-")",
-      "positions \(distance["usable_positions"] ?? "-")", "partial \(distance["is_partial"] ?? "-")",
-      "inferred \(distance["uses_inferred_continuity"] ?? "-")",
+      "positions \(distance["usable_positions"] ?? "-")", "partial \(either("partial", "is_partial"))",
+      "inferred \(either("inferred_continuity", "uses_inferred_continuity"))",
     ]
   }
 
@@ -96,7 +107,7 @@ struct ReleaseDatabaseUpgradeTests {
     let distance = try #require(driving.object("shift.distance"))
     #expect(distance["segments"] as? Int == (thenDistance["segments"] as? Int ?? 0) + 1)
     #expect(distance["gaps"] as? Int == (thenDistance["gaps"] as? Int ?? 0) + 1)
-    #expect(distance["is_partial"] as? Bool == true)
+    #expect(distance["partial"] as? Bool == true)
     #expect((distance["metres"] as? Double ?? 0) > (thenDistance["metres"] as? Double ?? 0) + 900)
     let shown = try daemon.controlJSON(["shift", "show", String(openShift)])
     #expect(shown["capture_sessions"] as? Int == thenSessions + 1)

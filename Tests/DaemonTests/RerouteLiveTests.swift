@@ -8,7 +8,7 @@ import Testing
 /// The guidance component against a real Valhalla on loopback over the generated grid, fed
 /// by a real gpsd that gpsfake plays a generated grid drive into (scripts/fixtures/grid_drive.py),
 /// observed the way a user does: the control socket's answers, `status` and `events`.
-@Suite("Rerouting against a real Valhalla")
+@Suite("Rerouting against a real Valhalla", .requiresValhalla, .requiresGPSFake)
 struct RerouteLiveTests {
   /// A speech command that appends what it reads on standard input to `file`, so the test
   /// can read what was "spoken". No script file: executing a file this process has just

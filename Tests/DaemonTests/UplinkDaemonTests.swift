@@ -7,7 +7,7 @@ import Testing
 /// (`mosquitto_sub`): what the store commits reaches the broker complete and in order, a
 /// refused password shows in `status` without touching capture, and without `[Uplink]`
 /// nothing changes.
-@Suite("uplink in the daemon, against a real mosquitto", .serialized)
+@Suite("uplink in the daemon, against a real mosquitto", .serialized, .requiresMosquitto)
 struct UplinkDaemonTests {
   static let vehicle = "van-7"
 
@@ -101,7 +101,7 @@ struct UplinkDaemonTests {
     try consumer.waitUntilSubscribed(probeTopic: "dashpilot/\(Self.vehicle)/probe")
 
     let daemon = try DaemonUnderTest(
-      config: "[Uplink]\nhost=127.0.0.1\nport=\(broker.port)\nvehicle_id=\(Self.vehicle)\nlive_interval=1\n")
+      config: "[Uplink]\nHost=127.0.0.1\nPort=\(broker.port)\nVehicleID=\(Self.vehicle)\nLiveInterval=1\n")
     defer { daemon.stop() }
     try daemon.waitUntilReady()
     let counts = [20, 35, 50]
@@ -179,7 +179,7 @@ struct UplinkDaemonTests {
     let broker = try MosquittoBroker(directory: directory)
     let daemon = try DaemonUnderTest(
       config:
-        "[Uplink]\nhost=127.0.0.1\nport=\(broker.port)\nvehicle_id=\(Self.vehicle)\nreconnect_delay=1\nreconnect_delay_max=1\n"
+        "[Uplink]\nHost=127.0.0.1\nPort=\(broker.port)\nVehicleID=\(Self.vehicle)\nReconnectDelay=1\nReconnectDelayMax=1\n"
     )
     defer { daemon.stop() }
     try daemon.waitUntilReady()
@@ -232,11 +232,11 @@ struct UplinkDaemonTests {
     let daemon = try DaemonUnderTest(
       config: """
         [Uplink]
-        host=127.0.0.1
-        port=\(broker.port)
-        vehicle_id=\(Self.vehicle)
-        username=van7
-        password_file=\(passwordFile)
+        Host=127.0.0.1
+        Port=\(broker.port)
+        VehicleID=\(Self.vehicle)
+        Username=van7
+        PasswordFile=\(passwordFile)
         """)
     defer { daemon.stop() }
     try daemon.waitUntilReady()

@@ -11,7 +11,7 @@ import Testing
 /// SIGKILL while it publishes, the broker gone mid-shift, TLS with the right and the wrong
 /// certificate authority. Whatever happens, once the outbox has drained the consumer's
 /// de-duplicated set is exactly what the store holds, and capture never notices.
-@Suite("uplink under a live gpsd feed: kills, broker outage, TLS", .serialized)
+@Suite("uplink under a live gpsd feed: kills, broker outage, TLS", .serialized, .requiresMosquitto, .requiresGPSD)
 struct UplinkLiveCaptureTests {
   static let kills = 5
 

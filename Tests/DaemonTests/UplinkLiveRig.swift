@@ -37,10 +37,10 @@ final class UplinkLiveRig {
   /// and a live status every second.
   func uplinkSection(caFile: String? = nil) -> String {
     var lines = [
-      "[Uplink]", "host=127.0.0.1", "port=\(broker.port)", "vehicle_id=\(Self.vehicle)", "keepalive=5",
-      "reconnect_delay=1", "reconnect_delay_max=2", "live_interval=1",
+      "[Uplink]", "Host=127.0.0.1", "Port=\(broker.port)", "VehicleID=\(Self.vehicle)", "KeepAlive=5",
+      "ReconnectDelay=1", "ReconnectDelayMax=2", "LiveInterval=1",
     ]
-    if let caFile { lines.append("ca_file=\(caFile)") }
+    if let caFile { lines.append("CAFile=\(caFile)") }
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -28,17 +28,16 @@ struct UplinkSessionMessageTests {
   /// component installs it.
   static func openStore(in directory: URL) throws -> SampleStore {
     let store = try SampleStore(path: directory.appendingPathComponent("dashpilot.sqlite").path, now: time(0))
-    try Outbox.createSchema(on: store.connectionHandle)
-    let outbox = Outbox(connection: store.connectionHandle, encoder: UplinkEncoder(vehicleID: "van-7"), bound: 1000)
+    try store.install(Outbox.schema)
+    let outbox = Outbox(encoder: UplinkEncoder(vehicleID: "van-7"), bound: 1000)
     store.commitObserver = OutboxCommitObserver(outbox: outbox, unit: .miles, clock: { queuedAt })
     return store
   }
 
   static func sessionPayloads(_ store: SampleStore) throws -> [String] {
-    let outbox = Outbox(connection: store.connectionHandle, encoder: UplinkEncoder(vehicleID: "van-7"), bound: 1000)
-    return try outbox.peek(limit: 100).filter { $0.topic == .session }.map {
-      String(decoding: $0.payload, as: UTF8.self)
-    }
+    let outbox = Outbox(encoder: UplinkEncoder(vehicleID: "van-7"), bound: 1000)
+    return try store.read { (transaction) throws(StoreError) in try outbox.peek(limit: 100, in: transaction) }
+      .filter { $0.topic == .session }.map { String(decoding: $0.payload, as: UTF8.self) }
   }
 
   static func expected(sequence: Int, shift: String, session: String, event: String, at: String, reason: String)

@@ -62,7 +62,7 @@ struct GPSDJSONScannerTests {
     return lines
   }
 
-  @Test func agreesWithJSONSerializationOnEveryLineGPSDWrote() throws {
+  @Test(.requiresGPSDLogs) func agreesWithJSONSerializationOnEveryLineGPSDWrote() throws {
     let lines = try Self.gpsdLines()
     #expect(lines.count > 10_000)
     var disagreements: [String] = []
@@ -72,7 +72,7 @@ struct GPSDJSONScannerTests {
     #expect(disagreements.count == 0, "\(disagreements.prefix(3))")
   }
 
-  @Test func agreesOnLinesCutShortAndDamaged() throws {
+  @Test(.requiresGPSDLogs) func agreesOnLinesCutShortAndDamaged() throws {
     let lines = try Self.gpsdLines()
     var generator = SeededGenerator(seed: 8)
     var checked = 0

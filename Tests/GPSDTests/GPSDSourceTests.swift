@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The libgps source against a real gpsd fed by gpsfake, and against a port nobody serves.
-@Suite(.serialized) struct GPSDSourceTests {
+@Suite(.serialized, .requiresGPSFake) struct GPSDSourceTests {
   static let shortDrive = TestPaths.fixtures.appendingPathComponent("drives/short-drive.nmea")
 
   @Test func readsEveryFixOfADriveFromARealGPSD() throws {

@@ -18,18 +18,8 @@ struct GuidancePurityTests {
 
   @Test(arguments: [("Sources/Guidance", 10), ("Sources/DashPilotCore", 10)])
   func noIONoClock(folder: String, atLeast: Int) throws {
-    let root = TestPaths.repositoryRoot.appendingPathComponent(folder)
-    let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
-      .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
-    #expect(files.count >= atLeast)
-    var offences: [String] = []
-    for file in files {
-      let text = try String(contentsOf: file, encoding: .utf8)
-      for token in Self.forbidden where text.contains(token) {
-        let offence = "\(file.lastPathComponent): \(token)"
-        if !Self.allowed.contains(offence) { offences.append(offence) }
-      }
-    }
-    #expect(offences == [])
+    let search = try SourcePurity.offences(in: folder, forbidden: Self.forbidden, allowed: Self.allowed)
+    #expect(search.files >= atLeast)
+    #expect(search.offences == [])
   }
 }

@@ -1,37 +1,20 @@
+import Capture
 import DashPilotCore
 import Foundation
+import GPSD
 import Guidance
 import TestSupport
 import Testing
 
-/// The TPV reports of a gpsd JSON log (`NAME.log.chk`), as the daemon would hand them to the
-/// engine: accuracy from `eph`, else the larger of `epx`/`epy`, else none (infinite, so the
-/// engine's first gate ignores the fix).
+/// The TPV reports of a gpsd JSON log (`NAME.log.chk`), decoded and turned into fixes by the
+/// daemon's own code (`GPSDJSONDecoder`, `GuidanceFix(tpv)`), as the engine is fed them.
 private func receiverFixes(_ name: String) throws -> [GuidanceFix] {
-  let url = TestPaths.gpsdLogs.appendingPathComponent(name)
-  let text = try String(contentsOf: url, encoding: .utf8)
-  let iso = ISO8601DateFormatter()
-  iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-  var fixes: [GuidanceFix] = []
+  let text = try String(contentsOf: TestPaths.gpsdLogs.appendingPathComponent(name), encoding: .utf8)
   // Some captures end their lines with CRLF, which Swift reads as one Character.
-  for line in text.split(whereSeparator: \.isNewline) {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-      object["class"] as? String == "TPV",
-      let latitude = object["lat"] as? Double, let longitude = object["lon"] as? Double,
-      let time = (object["time"] as? String).flatMap(iso.date(from:))
-    else { continue }
-    var accuracy = Double.infinity
-    if let eph = object["eph"] as? Double {
-      accuracy = eph
-    } else if let epx = object["epx"] as? Double, let epy = object["epy"] as? Double {
-      accuracy = max(epx, epy)
-    }
-    fixes.append(
-      GuidanceFix(
-        timestamp: time, coordinate: GeoCoordinate(latitude: latitude, longitude: longitude),
-        accuracy: accuracy, speed: object["speed"] as? Double, course: object["track"] as? Double))
+  return text.split(whereSeparator: \.isNewline).compactMap { line in
+    guard case .tpv(let tpv)? = GPSDJSONDecoder.decode(line) else { return nil }
+    return GuidanceFix(tpv)
   }
-  return fixes
 }
 
 /// One position per second of the log: the route the receiver actually took.
@@ -44,7 +27,7 @@ private func ownTrack(_ fixes: [GuidanceFix], shiftedNorth metres: Double = 0) -
 
 /// A real receiver (gpsd's `bundg_zeus_9` capture: 1,465 position reports over two and a half
 /// minutes, about 3 m/s, three reports a second, some without an error estimate).
-@Suite("Real receiver through the engine")
+@Suite("Real receiver through the engine", .requiresGPSDLogs)
 struct RealReceiverTests {
   static let log = "bundg_zeus_9.log.chk"
 

@@ -6,8 +6,8 @@ import Testing
   import Glibc
 #endif
 
-/// The Glibc stand-ins the daemon uses instead of Foundation's NSLock, NSCondition, Thread,
-/// String(format:) and trimmingCharacters, checked against what Foundation gives.
+/// The Glibc stand-ins the daemon uses instead of Foundation's NSCondition, Thread and
+/// trimmingCharacters, checked against what Foundation gives.
 struct PlatformSupportTests {
   @Test func aNativeThreadRunsItsClosureUnderItsName() throws {
     let condition = PlatformSupport.Condition()
@@ -55,33 +55,6 @@ struct PlatformSupportTests {
     while value == 0 { #expect(condition.wait(until: Date(timeIntervalSinceNow: 30))) }
     condition.unlock()
     #expect(value == 42)
-  }
-
-  @Test func aLockKeepsCountsExactAcrossThreads() {
-    let lock = Lock()
-    let done = PlatformSupport.Condition()
-    var count = 0
-    var finished = 0
-    for _ in 0..<4 {
-      NativeThread {
-        for _ in 0..<10_000 { lock.withLock { count += 1 } }
-        done.withLock {
-          finished += 1
-          done.broadcast()
-        }
-      }.start()
-    }
-    done.lock()
-    while finished < 4 { _ = done.wait(until: Date(timeIntervalSinceNow: 30)) }
-    done.unlock()
-    #expect(lock.withLock { count } == 40_000)
-  }
-
-  @Test(arguments: [0.0, -0.0, 1.5, -2.25, 52.123456789, 1e21, 0.0000004, 123.4565, -0.0005])
-  func fixedPointMatchesFoundationsFormat(value: Double) {
-    for decimals in [0, 1, 3, 6] {
-      #expect(value.fixedPoint(decimals: decimals) == String(format: "%.\(decimals)f", value))
-    }
   }
 
   @Test func trimmingSpacesAndTabsLeavesTheInsideAlone() {

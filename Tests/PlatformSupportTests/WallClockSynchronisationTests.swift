@@ -1,8 +1,9 @@
 import Foundation
 import PlatformSupport
+import TestSupport
 import Testing
 
-struct WallClockSynchronisationTests {
+@Suite(.requiresPython3) struct WallClockSynchronisationTests {
   /// The kernel's answer, asked independently through Python's ctypes.
   static func kernelSaysSynchronised() throws -> Bool {
     let python = Process()

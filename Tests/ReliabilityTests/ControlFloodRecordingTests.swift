@@ -11,7 +11,7 @@ import Testing
 /// them idle, sending garbage or over-long lines), the other left alone. Both must store
 /// the very same rows, every fix of the drive, and the flooded one must commit rows in
 /// every few seconds of the flood: the fix pipeline never waits for the control socket.
-@Suite("control flood while a shift records", .serialized)
+@Suite("control flood while a shift records", .serialized, .requiresGPSD)
 struct ControlFloodRecordingTests {
   /// Seconds of fixes fed (five a second): the flood runs for all of them.
   static let driveSeconds = 40

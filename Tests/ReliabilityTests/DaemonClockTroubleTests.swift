@@ -1,3 +1,4 @@
+import DashPilotCore
 import Foundation
 import Synchronization
 import TestSupport
@@ -140,7 +141,7 @@ struct DaemonClockTroubleTests {
     guard receiver.waitForProgress(receiver.lineCount, timeout: Double(fixes) + 60) else {
       throw DaemonTestFailure("\(clock): the receiver never finished")
     }
-    let lastFix = ISO8601DateFormatter().string(from: driveStart.addingTimeInterval(Double(fixes - 1)))
+    let lastFix = UTCTimestamp.string(driveStart.addingTimeInterval(Double(fixes - 1)))
     // The live figure is read once the last fix has arrived, every fix is judged (the
     // last instant is judged when the next report or the tick shows it complete) and every
     // kept fix is committed.
@@ -170,8 +171,7 @@ struct DaemonClockTroubleTests {
 
   @Test(
     "wall clock years ahead or behind, stepped mid-shift, synchronised or not: the same samples, sessions and figures as the right clock",
-    .enabled(if: FakedWallClock.isAvailable, "needs libfaketime (scripts/deps/faults-clock.txt)"),
-    .enabled(if: SynchronisedClockShim.canBuild, "needs a C compiler for the adjtimex shim"))
+    .requiresFaketime, .requiresCCompiler, .requiresGPSD)
   func wallClockTroubleLeavesCaptureAlone() throws {
     let shimDirectory = try TestPaths.temporaryDirectory("clock-shim")
     defer { try? FileManager.default.removeItem(at: shimDirectory) }

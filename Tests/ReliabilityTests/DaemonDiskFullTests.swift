@@ -22,7 +22,7 @@ struct DaemonDiskFullTests {
 
   @Test(
     "full mid-shift: one session ends with the reason, status shows the store error, nothing committed is lost, one new session when space returns",
-    .enabled(if: TmpfsMount.canMount, "needs root to mount a tmpfs"))
+    .requiresTmpfs, .requiresGPSD)
   func fullThenFreed() throws {
     let directory = try TestPaths.temporaryDirectory("daemon-disk-full")
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -11,7 +11,7 @@ import Testing
 /// world-readable; while a shift records, a uid outside the socket group cannot change it.
 @Suite(
   "permissions of a recording dashpilotd's files and socket", .serialized,
-  .enabled(if: getuid() == 0, "needs root to run a client as nobody"))
+  .requiresRoot)
 struct DaemonFilePermissionTests {
   /// Starts the daemon with the unit's umask (the test process's umask is restored at once;
   /// the child keeps what it was forked with).

@@ -10,7 +10,7 @@ import Testing
 /// a shift open throughout: the daemon goes on answering, comes back to gpsd by itself each
 /// time in a new capture session, and waits without spinning (its CPU time, read from
 /// /proc, barely moves while there is no gpsd to talk to).
-@Suite("gpsd absent, started, killed and restarted under a running dashpilotd", .serialized)
+@Suite("gpsd absent, started, killed and restarted under a running dashpilotd", .serialized, .requiresGPSD)
 struct DaemonGPSDOutageTests {
   /// CPU seconds a waiting daemon may use in `idleSeconds`: a busy loop would use them all.
   static let idleCPUBound = 0.5

@@ -18,7 +18,7 @@ import Testing
 /// at most 1 s plus one cycle (0.2 s) of samples are pending; gpsd reports a cycle at its
 /// last sentence, one more cycle at most. That is 1.4 s; the bound of 2 s leaves 0.6 s for
 /// the scheduling of a loaded machine.
-@Suite("power cut: dashpilotd killed mid-shift and restarted", .serialized)
+@Suite("power cut: dashpilotd killed mid-shift and restarted", .serialized, .requiresGPSD)
 struct DaemonPowerCutTests {
   static let cuts = 20
   static let maximumLossMilliseconds: Int64 = 2_000

@@ -11,8 +11,8 @@ import TestSupport
 /// without touching the machine's. Monotonic clocks stay real
 /// (FAKETIME_DONT_FAKE_MONOTONIC), as they do when an administrator or NTP steps a clock.
 final class FakedWallClock: @unchecked Sendable {
-  static let library = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
-  static var isAvailable: Bool { FileManager.default.fileExists(atPath: library) }
+  /// The preload library the system installed for its architecture (`.requiresFaketime`).
+  static var library: String { LibFaketime.path ?? "libfaketime.so.1" }
 
   let file: URL
   private let lock = NSLock()

@@ -15,7 +15,7 @@ import Testing
 /// drops what came before, so most of a short log (nmea-fuzzy-cases is 36 lines) never
 /// reached it (no TPV at all at gpsfake -c 0.01, 3 of 15 at -c 0.1). Here the feed starts
 /// once gpsd has announced the device, so every line of every log reaches gpsd.
-@Suite struct GPSDMalformedLogTests {
+@Suite(.requiresGPSDLogs, .requiresGPSD) struct GPSDMalformedLogTests {
   /// `nmea-fuzzy-cases` and `skytraq-err` (gpsd's fuzz and error cases), and the logs whose
   /// own notes say they carry bad input: a wrong year after the 2019 week rollover
   /// (april6_2019, gp-320fw-2019-03-28), malformed or unterminated sentences (iTrek,

@@ -16,13 +16,8 @@ final class HotplugGPSD: @unchecked Sendable {
   init(directory: URL, device: String) throws {
     port = try FreePort.find()
     controlSocket = directory.appendingPathComponent("gpsd.sock").path
-    process = try GPSDChildProcess(
-      executable: "/usr/sbin/gpsd", arguments: ["-N", "-n", "-b", "-F", controlSocket, "-S", String(port), device],
-      outputPath: directory.appendingPathComponent("gpsd.log").path)
-    guard FreePort.waitUntilListening(port: port, timeout: 10) else {
-      process.killGroup()
-      throw DaemonTestFailure("gpsd did not listen on port \(port)")
-    }
+    process = try GPSDChildProcess.gpsd(
+      port: port, ["-F", controlSocket, device], outputPath: directory.appendingPathComponent("gpsd.log").path)
   }
 
   var isRunning: Bool { process.isRunning }
@@ -35,7 +30,7 @@ final class HotplugGPSD: @unchecked Sendable {
 
   /// One control command on a connection of its own; gpsd answers `OK` or `ERROR`.
   private func control(_ command: String) throws {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw DaemonTestFailure("socket() failed: errno \(errno)") }
     defer { close(fd) }
     var address = sockaddr_un()

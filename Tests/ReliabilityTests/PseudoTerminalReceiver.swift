@@ -31,7 +31,7 @@ final class PseudoTerminalReceiver: @unchecked Sendable {
     endCycle = min(cycles.upperBound, RealTimeDrive.maximumCycles)
     (master, devicePath) = try PseudoTerminal.openMaster()
     // Held open so the terminal lives until unplugged; raw, so nothing is echoed back.
-    slaveHolder = open(devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+    slaveHolder = open(devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
     var settings = termios()
     if tcgetattr(slaveHolder, &settings) == 0 {
       cfmakeraw(&settings)

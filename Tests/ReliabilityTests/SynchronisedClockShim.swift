@@ -16,23 +16,12 @@ enum SynchronisedClockShim {
     int adjtimex(struct timex *buffer) { (void)buffer; return TIME_OK; }
     """
 
-  /// The system C compiler, or the clang that comes with the Swift toolchain.
-  static var compiler: String? {
-    var candidates = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"]
-    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-      candidates.append("\(directory)/clang")
-    }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
-
-  static var canBuild: Bool { compiler != nil }
-
   /// Builds the library in `directory` and returns its path.
   static func build(in directory: URL) throws -> String {
     let sourceFile = directory.appendingPathComponent("synchronised-clock.c")
     let library = directory.appendingPathComponent("libsynchronised-clock.so")
     try source.write(to: sourceFile, atomically: true, encoding: .utf8)
-    guard let compiler else { throw Failure(description: "no C compiler (cc, gcc or clang)") }
+    guard let compiler = CCompiler.path else { throw Failure(description: "no C compiler (cc, gcc or clang)") }
     let outcome = try ProcessRunner.run(
       URL(fileURLWithPath: compiler), ["-shared", "-fPIC", "-O2", "-o", library.path, sourceFile.path],
       timeout: 60)

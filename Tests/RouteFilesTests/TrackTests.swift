@@ -66,7 +66,8 @@ import Testing
     defer { files.remove() }
     let text = RouteFile.text(of: Self.sample, as: .gpx)
     #expect(
-      text.contains("<trkpt lat=\"51.500123456789\" lon=\"-0.000012345\"><time>2026-11-29T21:30:01.250Z</time></trkpt>")
+      text.contains(
+        "<trkpt lat=\"51.500123456789\" lon=\"-0.000012345\"><time>2026-11-29T21:30:01.250Z</time></trkpt>")
     )
     #expect(text.components(separatedBy: "<trkseg>").count - 1 == 2)
     #expect(text.components(separatedBy: "<trk>").count - 1 == 1)
@@ -84,7 +85,7 @@ import Testing
     #expect(
       text
         == #"{"type":"Feature","properties":{"name":"Shift 7 <night> & \"late\"","coordinateProperties":{"#
-        + #""times":[["2026-11-29T21:30:00Z","2026-11-29T21:30:01.250Z"],["2026-11-29T22:06:40.500Z","2026-11-29T22:06:42Z"]],"#
+        + #""times":[["2026-11-29T21:30:00.000Z","2026-11-29T21:30:01.250Z"],["2026-11-29T22:06:40.500Z","2026-11-29T22:06:42.000Z"]],"#
         + #""hdop":[[0.9,null],[2,null]]}},"geometry":{"type":"MultiLineString","coordinates":"#
         + #"[[[-0.12,51.5,12.5],[-0.000012345,51.500123456789]],[[151.2093,-33.8688,-3],[151.21,-33.87]]]}}"# + "\n")
     let path = try files.write("out.geojson", text)
@@ -102,7 +103,7 @@ import Testing
     ])
     #expect(
       RouteFile.text(of: track, as: .geojson)
-        == #"{"type":"Feature","properties":{"coordinateProperties":{"times":[["1970-01-01T00:00:00Z","1969-12-31T23:59:59Z"]]}},"#
+        == #"{"type":"Feature","properties":{"coordinateProperties":{"times":[["1970-01-01T00:00:00.000Z","1969-12-31T23:59:59.000Z"]]}},"#
         + #""geometry":{"type":"MultiLineString","coordinates":[[[2,1],[2,1.5]]]}}"# + "\n")
   }
 }

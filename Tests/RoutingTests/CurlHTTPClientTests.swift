@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func nothingListeningIsRefusedAndUnavailable() throws {
-    let port = try RoutingEngineServer.freeLoopbackPort()
+    let port = try FreePort.find()
     let result = CurlHTTPClient().send(HTTPRequest(method: .get, url: "http://127.0.0.1:\(port)/"))
     #expect(result.transportKind == .refused)
     let provider = ValhallaProvider(baseURL: "http://127.0.0.1:\(port)")

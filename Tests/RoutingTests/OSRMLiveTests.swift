@@ -6,7 +6,7 @@ import Testing
 
 /// Against a real OSRM (PyPI's osrm-bindings: osrm-routed with OSRM's own car and foot
 /// profiles) on loopback, over the same generated grid.
-@Suite struct OSRMLiveTests {
+@Suite(.requiresOSRM) struct OSRMLiveTests {
   let car: RoutingEngineServer
   let foot: RoutingEngineServer
 
@@ -65,7 +65,7 @@ import Testing
   }
 }
 
-@Suite struct OSRMStoppedTests {
+@Suite(.requiresOSRM) struct OSRMStoppedTests {
   @Test func aKilledEngineIsATransientFailure() throws {
     let server = try RoutingEngineServer.startOSRM(profile: "car")
     defer { server.stop() }

@@ -7,7 +7,7 @@ import Testing
 
 /// Against a real Valhalla (pyvalhalla-weekly's valhalla_service) on loopback, over the
 /// generated 6x6 grid of streets 200 m apart.
-@Suite struct ValhallaLiveTests {
+@Suite(.requiresValhalla) struct ValhallaLiveTests {
   let server: RoutingEngineServer
   var grid: RoadGrid { server.grid }
 
@@ -129,7 +129,7 @@ final class ResultBox: @unchecked Sendable {
 }
 
 /// A Valhalla of its own, killed mid-suite.
-@Suite struct ValhallaStoppedTests {
+@Suite(.requiresValhalla) struct ValhallaStoppedTests {
   @Test func aKilledEngineIsATransientFailure() throws {
     let server = try RoutingEngineServer.startValhalla()
     defer { server.stop() }

@@ -61,11 +61,11 @@ import Testing
     #expect(try store.samples(ofShift: shift.id).count == committed.count + 10)
   }
 
-  @Test(.enabled(if: SmallTmpfs.canMount, "needs root and mount -t tmpfs"))
+  @Test(.requiresTmpfs)
   func aFullFileSystemGivesATypedErrorAndKeepsEarlierRows() throws {
-    let mount = try SmallTmpfs(kilobytes: 512)
+    let mount = try TmpfsMount(kilobytes: 512)
     defer { mount.unmount() }
-    let path = mount.directory + "/dashpilot.sqlite"
+    let path = mount.path + "/dashpilot.sqlite"
     var committed: [RouteSample] = []
     var shiftID: Int64 = 0
     do {
@@ -88,31 +88,5 @@ import Testing
     #expect(reopened.openReport.movedAside == nil)
     #expect(try reopened.integrityCheck() == ["ok"])
     #expect(try reopened.samples(ofShift: shiftID) == committed)
-  }
-}
-
-/// A tmpfs of a few kilobytes, mounted for one test: a real file system that runs out.
-struct SmallTmpfs {
-  let directory: String
-
-  static let canMount: Bool = {
-    guard getuid() == 0, let probe = try? SmallTmpfs(kilobytes: 64) else { return false }
-    probe.unmount()
-    return true
-  }()
-
-  init(kilobytes: Int) throws {
-    let base = try TestPaths.temporaryDirectory("tmpfs")
-    directory = base.path
-    let result = Glibc.mount("tmpfs", directory, "tmpfs", 0, "size=\(kilobytes)k")
-    guard result == 0 else {
-      try? FileManager.default.removeItem(at: base)
-      throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-    }
-  }
-
-  func unmount() {
-    _ = umount2(directory, 0)
-    try? FileManager.default.removeItem(atPath: directory)
   }
 }

@@ -14,7 +14,7 @@ final class EventCollector: @unchecked Sendable {
   func append(_ event: MQTTEvent) { lock.withLock { collected.append(event) } }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct MQTTPublisherTests {
+@Suite(.timeLimit(.minutes(1)), .requiresMosquitto) struct MQTTPublisherTests {
   @Test func aPublishIsAcknowledgedByItsMessageID() async throws {
     let directory = try TestPaths.temporaryDirectory("uplink-publisher")
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -94,7 +94,7 @@ final class EventCollector: @unchecked Sendable {
   }
 
   @Test func anUnreadableCAFileFailsAtOnce() {
-    #expect(throws: MQTTError(operation: "set up TLS", reason: "ca_file /nonexistent/ca.pem cannot be read")) {
+    #expect(throws: MQTTError(operation: "set up TLS", reason: "CAFile /nonexistent/ca.pem cannot be read")) {
       _ = try MQTTPublisher(
         configuration: testConfiguration(port: 8883) { $0.caFile = "/nonexistent/ca.pem" }, password: nil,
         queue: DispatchQueue(label: "publisher-test")
@@ -106,7 +106,7 @@ final class EventCollector: @unchecked Sendable {
     #expect(
       throws: MQTTError(
         operation: "check the [Uplink] configuration",
-        reason: "[Uplink] port = \"4294967296\": must be between 1 and 65535")
+        reason: "[Uplink] Port = \"4294967296\": must be between 1 and 65535")
     ) {
       _ = try MQTTPublisher(
         configuration: testConfiguration(port: 4_294_967_296), password: nil,

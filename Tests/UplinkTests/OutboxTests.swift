@@ -1,45 +1,27 @@
-import CSQLite
 import DashPilotCore
 import Foundation
+import Store
 import TestSupport
 import Testing
 
 @testable import Uplink
 
-/// A real SQLite file in a temporary directory, closed and removed at the end.
+/// A database file in a temporary directory, removed at the end; `open` gives the outbox
+/// through a connection of its own, as the uplink service has it (again after a restart).
 final class TestDatabase {
   let directory: URL
   let path: String
-  private(set) var handle: OpaquePointer
 
   init() throws {
     directory = try TestPaths.temporaryDirectory("uplink-outbox")
     path = directory.appendingPathComponent("dashpilot.sqlite").path
-    handle = try Self.open(path)
   }
 
-  static func open(_ path: String) throws -> OpaquePointer {
-    var handle: OpaquePointer?
-    let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
-    guard code == SQLITE_OK, let handle else { throw OutboxError(operation: "open", code: code, message: path) }
-    sqlite3_exec(handle, "PRAGMA journal_mode=WAL", nil, nil, nil)
-    return handle
+  func open(vehicle: String = "v", bound: Int = 100) throws -> OutboxDatabase {
+    try OutboxDatabase(path: path, outbox: Outbox(encoder: UplinkEncoder(vehicleID: vehicle), bound: bound))
   }
 
-  /// Closes and opens the file again, as a restarted daemon would.
-  func reopen() throws {
-    sqlite3_close_v2(handle)
-    handle = try Self.open(path)
-  }
-
-  func execute(_ sql: String) {
-    #expect(sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK, "\(sql): \(String(cString: sqlite3_errmsg(handle)))")
-  }
-
-  deinit {
-    sqlite3_close_v2(handle)
-    try? FileManager.default.removeItem(at: directory)
-  }
+  deinit { try? FileManager.default.removeItem(at: directory) }
 }
 
 /// Sample batches for tests: `count` batches of `size` positions, one second apart.
@@ -56,8 +38,7 @@ func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage
 
   @Test func entriesComeBackInCommitOrderWithTheirExactPayload() throws {
     let database = try TestDatabase()
-    try Outbox.createSchema(on: database.handle)
-    let outbox = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "van-7"), bound: 100)
+    let outbox = try database.open(vehicle: "van-7")
     let messages = sampleBatches(count: 3, size: 2)
     for (index, message) in messages.enumerated() {
       #expect(try outbox.enqueue(message, queuedAt: t0 + Double(index)) == nil)
@@ -74,48 +55,51 @@ func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage
 
   @Test func removalIsByAcknowledgedSequenceAndSequencesAreNeverReused() throws {
     let database = try TestDatabase()
-    try Outbox.createSchema(on: database.handle)
-    let outbox = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 100)
+    let outbox = try database.open()
     for message in sampleBatches(count: 2, size: 1) { try outbox.enqueue(message, queuedAt: t0) }
-    #expect(try outbox.remove(sequence: 2) == true)
-    #expect(try outbox.remove(sequence: 2) == false)
-    #expect(try outbox.remove(sequence: 1) == true)
+    #expect(try outbox.remove(sequences: [2]) == 1)
+    #expect(try outbox.remove(sequences: [2]) == 0)
+    #expect(try outbox.remove(sequences: [1]) == 1)
     #expect(try outbox.depth() == 0)
     #expect(try outbox.oldestQueuedAt() == nil)
-    try database.reopen()
-    try Outbox.createSchema(on: database.handle)
-    let reopened = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 100)
+    let reopened = try database.open()
     try reopened.enqueue(sampleBatches(count: 1, size: 1)[0], queuedAt: t0)
     #expect(try reopened.peek(limit: 5).map(\.sequence) == [3])
   }
 
   @Test func aBurstOfAcknowledgementsIsRemovedAtOnce() throws {
     let database = try TestDatabase()
-    try Outbox.createSchema(on: database.handle)
-    let outbox = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 2000)
-    database.execute("BEGIN")
-    for message in sampleBatches(count: 1200, size: 1) { try outbox.enqueue(message, queuedAt: t0) }
-    database.execute("COMMIT")
+    let outbox = try database.open(bound: 2000)
+    try outbox.transaction("queue 1200") { (transaction) throws(StoreError) in
+      for message in sampleBatches(count: 1200, size: 1) {
+        try outbox.outbox.enqueue(message, queuedAt: t0, in: transaction)
+      }
+    }
     #expect(try outbox.remove(sequences: Array(1...1100) + [5000]) == 1100)
     #expect(try outbox.remove(sequences: []) == 0)
     #expect(try outbox.peek(limit: 200).map(\.sequence) == Array(1101...1200))
   }
 
-  @Test func aRolledBackTransactionTakesItsMessageWithIt() throws {
+  /// The seam the daemon uses: the outbox installed in the store's own file, its message
+  /// queued in the store's transaction, which takes it along when it rolls back.
+  @Test func aRolledBackStoreTransactionTakesItsMessageWithIt() throws {
     let database = try TestDatabase()
-    try Outbox.createSchema(on: database.handle)
-    database.execute("CREATE TABLE batches (id INTEGER PRIMARY KEY)")
-    let outbox = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 100)
+    let outbox = Outbox(encoder: UplinkEncoder(vehicleID: "v"), bound: 100)
     let messages = sampleBatches(count: 2, size: 1)
-    database.execute("BEGIN IMMEDIATE; INSERT INTO batches DEFAULT VALUES")
-    try outbox.enqueue(messages[0], queuedAt: t0)
-    database.execute("ROLLBACK")
-    database.execute("BEGIN IMMEDIATE; INSERT INTO batches DEFAULT VALUES")
-    try outbox.enqueue(messages[1], queuedAt: t0)
-    database.execute("COMMIT")
-    try database.reopen()
-    let reopened = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 100)
-    let entries = try reopened.peek(limit: 5)
+    do {
+      let store = try SampleStore(path: database.path)
+      try store.install(Outbox.schema)
+      #expect(throws: StoreError.noOpenShift) {
+        try store.transaction("queue, then fail") { (transaction) throws(StoreError) in
+          try outbox.enqueue(messages[0], queuedAt: t0, in: transaction)
+          throw StoreError.noOpenShift
+        }
+      }
+      try store.transaction("queue") { (transaction) throws(StoreError) in
+        try outbox.enqueue(messages[1], queuedAt: t0, in: transaction)
+      }
+    }
+    let entries = try database.open().peek(limit: 5)
     // The rolled-back sequence is handed out again: it was never seen by anyone.
     #expect(entries.map(\.sequence) == [1])
     #expect(entries.first?.payload == UplinkEncoder(vehicleID: "v").encode(messages[1], sequence: 1, queuedAt: t0))
@@ -123,8 +107,7 @@ func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage
 
   @Test func theBoundDropsTheOldestAndSaysSo() throws {
     let database = try TestDatabase()
-    try Outbox.createSchema(on: database.handle)
-    let outbox = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 3)
+    let outbox = try database.open(bound: 3)
     let messages = sampleBatches(count: 5, size: 4)
     var overflows: [OutboxOverflow] = []
     for (index, message) in messages.enumerated() {
@@ -141,12 +124,11 @@ func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage
 
   @Test func aSmallerBoundAfterARestartDropsEverythingPastItAtOnce() throws {
     let database = try TestDatabase()
-    try Outbox.createSchema(on: database.handle)
-    let wide = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 10)
+    let wide = try database.open(bound: 10)
     let messages = sampleBatches(count: 7, size: 1)
     for message in messages.prefix(6) { try wide.enqueue(message, queuedAt: t0) }
-    #expect(try wide.remove(sequence: 2))
-    let narrow = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 2)
+    #expect(try wide.remove(sequences: [2]) == 1)
+    let narrow = try database.open(bound: 2)
     let overflow = try #require(try narrow.enqueue(messages[6], queuedAt: t0))
     #expect(
       overflow.logLine
@@ -155,15 +137,20 @@ func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage
     #expect(try narrow.peek(limit: 10).map(\.sequence) == [6, 7])
   }
 
+  /// A store whose file never had the outbox installed: the enqueue fails with SQLite's
+  /// words and takes the store's transaction down with it.
   @Test func aMissingSchemaIsAClearError() throws {
     let database = try TestDatabase()
-    let outbox = Outbox(connection: database.handle, encoder: UplinkEncoder(vehicleID: "v"), bound: 2)
+    let store = try SampleStore(path: database.path)
+    let outbox = Outbox(encoder: UplinkEncoder(vehicleID: "v"), bound: 2)
     #expect {
-      try outbox.enqueue(sampleBatches(count: 1, size: 1)[0], queuedAt: t0)
+      try store.transaction("queue") { (transaction) throws(StoreError) in
+        try outbox.enqueue(sampleBatches(count: 1, size: 1)[0], queuedAt: t0, in: transaction)
+      }
     } throws: { error in
-      (error as? OutboxError)?.description
-        == "uplink outbox: assign a sequence failed (SQLite 1): no such table: uplink_outbox_sequence"
+      (error as? StoreError)?.description.contains("no such table: uplink_outbox_sequence") == true
     }
-    #expect(sqlite3_get_autocommit(database.handle) == 1)
+    // The store is out of that transaction: its next one works.
+    #expect(try store.startShift(at: t0).id == 1)
   }
 }

@@ -6,7 +6,7 @@ import Testing
 @testable import Uplink
 
 /// Against a real mosquitto on 127.0.0.1 and a real `mosquitto_sub` consumer.
-@Suite(.timeLimit(.minutes(2))) struct UplinkBrokerTests {
+@Suite(.timeLimit(.minutes(2)), .requiresMosquitto) struct UplinkBrokerTests {
   let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
   @Test func batchesArriveCompleteAndInSequenceOrder() async throws {
@@ -229,17 +229,17 @@ import Testing
         $0.passwordFile = "/nonexistent/uplink-password"
       })
     #expect(
-      throws: MQTTError(operation: "read password_file /nonexistent/uplink-password", reason: "the file cannot be read")
+      throws: MQTTError(operation: "read PasswordFile /nonexistent/uplink-password", reason: "the file cannot be read")
     ) {
       try harness.start()
     }
     let status = try #require(harness.status)
     #expect(status.connected == false)
     #expect(
-      status.lastError == "uplink: read password_file /nonexistent/uplink-password failed: the file cannot be read")
+      status.lastError == "uplink: read PasswordFile /nonexistent/uplink-password failed: the file cannot be read")
     #expect(
       harness.logs.lines == [
-        UplinkLogLine(.error, "uplink: read password_file /nonexistent/uplink-password failed: the file cannot be read")
+        UplinkLogLine(.error, "uplink: read PasswordFile /nonexistent/uplink-password failed: the file cannot be read")
       ])
   }
 

@@ -32,14 +32,11 @@ final class UplinkHarness: @unchecked Sendable {
     self.configuration = configuration
     self.maxInFlight = maxInFlight
     database = try TestDatabase()
-    try Outbox.createSchema(on: database.handle)
+    outbox = try database.open(vehicle: configuration.vehicleID, bound: configuration.outboxBound)
   }
 
-  var outbox: Outbox {
-    Outbox(
-      connection: database.handle, encoder: UplinkEncoder(vehicleID: configuration.vehicleID),
-      bound: configuration.outboxBound)
-  }
+  /// The outbox through the harness's connection, reopened by `restart()`.
+  private(set) var outbox: OutboxDatabase
 
   func start() throws {
     try queue.sync {
@@ -55,11 +52,7 @@ final class UplinkHarness: @unchecked Sendable {
   /// Enqueues in one transaction each, as the store commits batches, then lets the service know.
   func enqueue(_ messages: [UplinkMessage], at time: Date = Date(timeIntervalSince1970: 1_700_000_000)) throws {
     try queue.sync {
-      for message in messages {
-        database.execute("BEGIN IMMEDIATE")
-        try outbox.enqueue(message, queuedAt: time)
-        database.execute("COMMIT")
-      }
+      for message in messages { try outbox.enqueue(message, queuedAt: time) }
       service?.outboxDidChange()
     }
   }
@@ -82,7 +75,7 @@ final class UplinkHarness: @unchecked Sendable {
   @discardableResult
   func restart() throws -> Int {
     stop()
-    try queue.sync { try database.reopen() }
+    try queue.sync { outbox = try database.open(vehicle: configuration.vehicleID, bound: configuration.outboxBound) }
     let left = depth
     try start()
     return left

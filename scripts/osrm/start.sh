@@ -6,6 +6,8 @@
 # The engine comes from PyPI's `osrm-bindings` (its wheel ships osrm-extract and osrm-routed),
 # which needs Python 3.12 or newer; the grid generator needs `osmium`. Both are installed
 # when missing. Stop the server with `kill $(cat DIR/osrm.pid)`.
+# `scripts/osrm/start.sh --check` only says whether it could (exit 0), or what is missing
+# (exit 1, one line on stderr): the tests' `.requiresOSRM` asks it.
 set -euo pipefail
 # Close whatever descriptors the caller leaked to us (a test process's sockets, say), so the
 # engine left running holds none of them open.
@@ -13,16 +15,7 @@ for fd in /proc/$$/fd/*; do
   n=${fd##*/}
   if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null || true; fi
 done
-dir=$1
-port=$2
-profile=$3
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
-# The engines' tools drop files in the working directory (valhalla_build_tiles writes
-# duplicateways.txt): work inside DIR.
-cd "$dir"
-
 find_python312() {
   local candidates=("${OSRM_PYTHON:-}" python3 python3.13 python3.12)
   if command -v pyenv >/dev/null 2>&1; then
@@ -37,7 +30,22 @@ find_python312() {
   done
   return 1
 }
-python=$(find_python312) || { echo "OSRM needs Python 3.12 or newer for osrm-bindings; none found" >&2; exit 1; }
+python=$(find_python312) || {
+  echo "needs Python 3.12 or newer for OSRM's osrm-bindings (none of python3, python3.13, python3.12, pyenv's, \$OSRM_PYTHON): such as pyenv install 3.12" >&2
+  exit 1
+}
+if [ "${1:-}" = "--check" ]; then
+  . "$here/../python-packages.sh"
+  check_python_packages "$python" "pip install osrm-bindings osmium" osrm osmium
+fi
+dir=$1
+port=$2
+profile=$3
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+# The engines' tools drop files in the working directory (valhalla_build_tiles writes
+# duplicateways.txt): work inside DIR.
+cd "$dir"
 if ! "$python" -c "import osrm, osmium" 2>/dev/null; then
   echo "installing osrm-bindings and osmium from PyPI for $python" >&2
   "$python" -m pip install --quiet --only-binary=:all: osrm-bindings osmium >&2

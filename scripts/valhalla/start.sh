@@ -5,6 +5,8 @@
 #   tiles/, valhalla.log and valhalla.pid. Prints the service's PID on success.
 # Installs pyvalhalla-weekly (Python 3.11; pyvalhalla for 3.12+) and osmium from PyPI when
 # missing. valhalla_service ignores SIGTERM: stop it with `kill -KILL $(cat DIR/valhalla.pid)`.
+# `scripts/valhalla/start.sh --check` only says whether it could (exit 0), or what is
+# missing (exit 1, one line on stderr): the tests' `.requiresValhalla` asks it.
 set -euo pipefail
 # Close whatever descriptors the caller leaked to us (a test process's sockets, say), so the
 # engine left running holds none of them open.
@@ -12,10 +14,14 @@ for fd in /proc/$$/fd/*; do
   n=${fd##*/}
   if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null || true; fi
 done
-dir=$1
-port=$2
 here=$(cd "$(dirname "$0")" && pwd)
 python=${PYTHON:-python3}
+if [ "${1:-}" = "--check" ]; then
+  . "$here/../python-packages.sh"
+  check_python_packages "$python" "apt-get install python3-pip" valhalla osmium
+fi
+dir=$1
+port=$2
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 # The engines' tools drop files in the working directory (valhalla_build_tiles writes

@@ -8,7 +8,7 @@ import Store
 /// The temporary SQLite database a replay captures into: a private directory of its own
 /// (`mkdtemp` under `$TMPDIR`, else `/tmp`), removed when the replay is done with it.
 ///
-/// It is thrown away afterwards, so it is opened with `synchronous = OFF`: the same schema,
+/// It is thrown away afterwards, so it is opened `.disposable` (`synchronous = OFF`): the same schema,
 /// transactions and batches as the daemon's store, without an fsync per commit (a replayed
 /// log commits about once a fix second, and a day's log would otherwise wait on the disk
 /// for minutes). Durability is the only thing this changes.
@@ -30,8 +30,7 @@ final class ReplayDatabase {
     }
     directory = String(cString: made)
     do {
-      store = try SampleStore(path: directory + "/replay.sqlite")
-      try store.database.execute("PRAGMA synchronous = OFF")
+      store = try SampleStore(path: directory + "/replay.sqlite", durability: .disposable)
     } catch {
       try? FileManager.default.removeItem(atPath: directory)
       throw Failure(description: "cannot open the replay's temporary database in \(directory): \(error)")

@@ -1,7 +1,11 @@
+import DashPilotCore
 import FoundationEssentials
 
-/// A measured distance on the wire: the figure and what was left out of it. The keys are
-/// those of `RouteDistance` in snake case, plus the figure in the display unit.
+/// A measured distance on the wire, the one JSON shape of a `RouteDistance` wherever one is
+/// written (`status`, `shifts`, `shift show`, `replay --json`, the uplink's messages): its
+/// members in snake case with the `is`/`uses` dropped, plus the figure in the display unit.
+/// `metres` is written to the decimetre, as the uplink always wrote it: positions are kept
+/// to about a centimetre and a receiver errs by metres, so further digits say nothing.
 public struct WireDistance: Sendable, Hashable, Codable {
   public var metres: Double
   /// The figure in `unit`, one decimal place, null when nothing was measured.
@@ -29,9 +33,20 @@ public struct WireDistance: Sendable, Hashable, Codable {
     self.isPartial = isPartial
   }
 
+  /// `distance` with its figure in `unit`: the one conversion from the measurement.
+  public init(_ distance: RouteDistance, unit: DistanceUnit) {
+    self.init(
+      metres: distance.metres,
+      value: distance.isMeasured ? (distance.value(in: unit) * 10).rounded(.toNearestOrAwayFromZero) / 10 : nil,
+      unit: unit.rawValue, segments: distance.segments, gaps: distance.gaps,
+      usablePositions: distance.usablePositions, usesInferredContinuity: distance.usesInferredContinuity,
+      isMeasured: distance.isMeasured, isPartial: distance.isPartial)
+  }
+
   public func encode(to encoder: Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(metres, forKey: .metres)
+    let decimetres = (metres * 10).rounded(.toNearestOrAwayFromZero) / 10
+    try container.encode(decimetres.isFinite ? decimetres : metres, forKey: .metres)
     try container.encode(value, forKey: .value)
     try container.encode(unit, forKey: .unit)
     try container.encode(segments, forKey: .segments)
@@ -45,9 +60,9 @@ public struct WireDistance: Sendable, Hashable, Codable {
   enum CodingKeys: String, CodingKey {
     case metres, value, unit, segments, gaps
     case usablePositions = "usable_positions"
-    case usesInferredContinuity = "uses_inferred_continuity"
-    case isMeasured = "is_measured"
-    case isPartial = "is_partial"
+    case usesInferredContinuity = "inferred_continuity"
+    case isMeasured = "measured"
+    case isPartial = "partial"
   }
 }
 

@@ -34,9 +34,10 @@ public enum ConfigurationValidator {
       guard !entry.section.isEmpty else {
         return failure("a key outside any section; put it under its [Section]")
       }
-      // [Uplink] keys are the uplink's own (snake_case, checked by UplinkConfiguration).
+      // [Uplink] keys are the uplink's own (checked by UplinkConfiguration).
       if entry.section == uplinkSection {
-        if let earlier = uplinkEntries.first(where: { $0.key.lowercased() == entry.key.lowercased() }) {
+        let key = UplinkConfiguration.Key.named(entry.key)
+        if let earlier = uplinkEntries.first(where: { $0.key == entry.key || (key != nil && .named($0.key) == key) }) {
           return failure("set twice (first on line \(earlier.line))")
         }
         uplinkEntries.append(entry)
@@ -61,11 +62,22 @@ public enum ConfigurationValidator {
       } catch {
         // Point at the line of the key at fault, or at the section's first line.
         let culprit =
-          uplinkEntries.first { $0.key.lowercased() == error.key.lowercased() } ?? uplinkEntries[0]
+          uplinkEntries.first { $0.key == error.key } ?? uplinkEntries[0]
         return .failure(ConfigurationError(file: file, line: culprit.line, error.description))
       }
     }
     return .success(configuration)
+  }
+
+  /// The one warning line for a file whose `[Uplink]` section spells keys as 0.1.0 did
+  /// (`vehicle_id=`): each old key, the key it is read as, and its line. Nil when none is.
+  public static func deprecatedSpellings(in entries: [ConfigurationEntry], file: String?) -> String? {
+    let old = entries.filter { $0.section == uplinkSection }.compactMap { entry in
+      UplinkConfiguration.Key.deprecated(entry.key).map { "\(entry.key) (line \(entry.line)) is now \($0.rawValue)" }
+    }
+    guard !old.isEmpty else { return nil }
+    return "\(file ?? "the configuration"): [Uplink] keys in 0.1.0's deprecated spelling, read as their new names: "
+      + old.joined(separator: ", ") + "; write the new names, as dashpilot.conf(5) lists them"
   }
 
   /// The section read by `UplinkConfiguration.fromSection` rather than by `knownKeys`.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlatformSupport
 
 /// dashpilotd's command line. Values given here override the file's.
 public struct DaemonOptions: Sendable, Hashable {
@@ -41,56 +42,30 @@ public struct DaemonOptions: Sendable, Hashable {
     the daemon cleanly; SIGHUP reloads nothing (restart it to apply a changed file).
     """
 
-  /// Parses the arguments after the program name; relative paths are made absolute
-  /// against `workingDirectory`.
+  /// Parses the arguments after the program name (with `ArgumentCursor`, as dashpilotctl
+  /// does); relative paths are made absolute against `workingDirectory`.
   public static func parse(_ arguments: [String], workingDirectory: String) -> Result<DaemonOptions, UsageError> {
+    var cursor = ArgumentCursor(arguments, command: "dashpilotd")
     var options = DaemonOptions()
-    var index = 0
     func absolute(_ path: String) -> String {
       path.hasPrefix("/") ? path : URL(fileURLWithPath: workingDirectory).appendingPathComponent(path).path
     }
-    while index < arguments.count {
-      let argument = arguments[index]
-      var name = argument
-      var inlineValue: String?
-      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-        name = String(argument[..<equals])
-        inlineValue = String(argument[argument.index(after: equals)...])
-      }
-      func value() -> String? {
-        if let inlineValue { return inlineValue }
-        index += 1
-        return index < arguments.count ? arguments[index] : nil
-      }
-      switch name {
-      case "-h", "--help": options.showHelp = true
-      case "--version": options.showVersion = true
-      case "--foreground": options.foreground = true
-      case "--config":
-        guard let path = value(), !path.isEmpty else {
-          return .failure(UsageError(description: "--config needs a FILE"))
-        }
-        options.configPath = absolute(path)
-      case "--database":
-        guard let path = value(), !path.isEmpty else {
-          return .failure(UsageError(description: "--database needs a PATH"))
-        }
-        options.databasePath = absolute(path)
-      case "--socket":
-        guard let path = value(), !path.isEmpty else {
-          return .failure(UsageError(description: "--socket needs a PATH"))
-        }
-        options.socketPath = absolute(path)
-      case "--gpsd":
-        guard let text = value() else { return .failure(UsageError(description: "--gpsd needs HOST:PORT")) }
+    do throws(PlatformSupport.UsageError) {
+      options.showHelp = cursor.flag("-h", "--help")
+      options.showVersion = cursor.flag("--version")
+      options.foreground = cursor.flag("--foreground")
+      options.configPath = try cursor.option("--config", value: "a FILE").map(absolute)
+      options.databasePath = try cursor.option("--database", value: "a PATH").map(absolute)
+      options.socketPath = try cursor.option("--socket", value: "a PATH").map(absolute)
+      if let text = try cursor.option("--gpsd", value: "HOST:PORT") {
         guard let address = ServiceAddress(parsing: text) else {
           return .failure(UsageError(description: "--gpsd: \"\(text)\" is not HOST:PORT (such as localhost:2947)"))
         }
         options.gpsd = address
-      default:
-        return .failure(UsageError(description: "unknown option \"\(argument)\""))
       }
-      index += 1
+      try cursor.finish()
+    } catch {
+      return .failure(UsageError(description: error.message))
     }
     return .success(options)
   }
@@ -103,6 +78,9 @@ public enum ConfigurationLoader {
     public var configuration: DaemonConfiguration
     /// The file that was read; nil when the default file was absent and defaults are used.
     public var file: String?
+    /// What start-up logs as warnings: the file works, but says something in a way that is
+    /// going away (0.1.0's `[Uplink]` spellings).
+    public var warnings: [String] = []
   }
 
   public static func load(
@@ -110,6 +88,7 @@ public enum ConfigurationLoader {
   ) -> Result<Loaded, ConfigurationError> {
     var configuration = DaemonConfiguration()
     var file: String?
+    var warnings: [String] = []
     let path = options.configPath ?? defaultPath
     if options.configPath != nil || FileManager.default.fileExists(atPath: path) {
       switch ConfigurationFileReader.read(path: path) {
@@ -118,6 +97,9 @@ public enum ConfigurationLoader {
         switch ConfigurationValidator.apply(entries, to: configuration, file: path) {
         case .failure(let error): return .failure(error)
         case .success(let applied): configuration = applied
+        }
+        if let warning = ConfigurationValidator.deprecatedSpellings(in: entries, file: path) {
+          warnings.append(warning)
         }
       }
       file = path
@@ -130,6 +112,6 @@ public enum ConfigurationLoader {
       configuration.socketPath = socket
     }
     if let gpsd = options.gpsd { configuration.gpsd = gpsd }
-    return .success(Loaded(configuration: configuration, file: file))
+    return .success(Loaded(configuration: configuration, file: file, warnings: warnings))
   }
 }

@@ -192,63 +192,38 @@ public final class ControlServer {
   /// route once the last part has arrived, nil after acknowledging an earlier part.
   private func assemble(_ request: ControlRequest, on connection: ClientConnection) -> ControlRequest? {
     switch request.arguments {
-    case .import(let part):
-      var whole = connection.pendingImport ?? ImportArguments(name: part.name, points: [], more: false)
-      whole.points += part.points
-      guard whole.points.count <= limits.maximumAssembledPoints else {
-        connection.pendingImport = nil
-        send(
-          ControlResponse.failure(
-            id: request.id,
-            error: ControlError(.badArguments, "import: more than \(limits.maximumAssembledPoints) points")),
-          to: connection)
-        return nil
-      }
-      if part.more {
-        connection.pendingImport = whole
-        send(
-          ControlResponse.success(id: request.id, result: PartAccepted(received: whole.points.count)), to: connection)
-        return nil
-      }
-      connection.pendingImport = nil
-      whole.more = false
-      return ControlRequest(id: request.id, command: request.command, arguments: .import(whole))
-    case .routeLoad(let part):
-      var whole =
-        connection.pendingRoute ?? RouteLoadArguments(name: part.name, mode: part.mode, coordinates: [], more: false)
-      guard whole.mode == part.mode else {
-        connection.pendingRoute = nil
-        send(
-          ControlResponse.failure(
-            id: request.id,
-            error: ControlError(
-              .badArguments, "route.load: a part changed the mode from \(whole.mode.rawValue) to \(part.mode.rawValue)")
-          ), to: connection)
-        return nil
-      }
-      whole.coordinates += part.coordinates
-      guard whole.coordinates.count <= limits.maximumAssembledPoints else {
-        connection.pendingRoute = nil
-        send(
-          ControlResponse.failure(
-            id: request.id,
-            error: ControlError(.badArguments, "route.load: more than \(limits.maximumAssembledPoints) coordinates")),
-          to: connection)
-        return nil
-      }
-      if part.more {
-        connection.pendingRoute = whole
-        send(
-          ControlResponse.success(id: request.id, result: PartAccepted(received: whole.coordinates.count)),
-          to: connection)
-        return nil
-      }
-      connection.pendingRoute = nil
-      whole.more = false
-      return ControlRequest(id: request.id, command: request.command, arguments: .routeLoad(whole))
-    default:
-      return request
+    case .import(let part): assemble(part, of: request, into: \.pendingImport, on: connection)
+    case .routeLoad(let part): assemble(part, of: request, into: \.pendingRoute, on: connection)
+    default: request
     }
+  }
+
+  private func assemble<Arguments: MultiPartArguments>(
+    _ part: Arguments, of request: ControlRequest, into pending: ReferenceWritableKeyPath<ClientConnection, Arguments?>,
+    on connection: ClientConnection
+  ) -> ControlRequest? {
+    let command = request.command.rawValue
+    func refuse(_ message: String) -> ControlRequest? {
+      connection[keyPath: pending] = nil
+      send(
+        ControlResponse.failure(id: request.id, error: ControlError(.badArguments, "\(command): \(message)")),
+        to: connection)
+      return nil
+    }
+    let sofar = connection[keyPath: pending]
+    if let sofar, let mismatch = sofar.mismatch(with: part) { return refuse(mismatch) }
+    let whole = sofar?.appending(part) ?? part
+    guard whole.elements.count <= limits.maximumAssembledPoints else {
+      return refuse("more than \(limits.maximumAssembledPoints) \(Arguments.elementsName)")
+    }
+    guard !whole.more else {
+      connection[keyPath: pending] = whole
+      send(
+        ControlResponse.success(id: request.id, result: PartAccepted(received: whole.elements.count)), to: connection)
+      return nil
+    }
+    connection[keyPath: pending] = nil
+    return ControlRequest(id: request.id, command: request.command, arguments: whole.request)
   }
 
   private func refuse(_ connection: ClientConnection, id: Int64?, _ error: ControlError) {

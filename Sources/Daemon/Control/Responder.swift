@@ -8,8 +8,8 @@ import FoundationEssentials
 /// thread only; to carry it across a thread, wrap it with `DaemonContext.bind`. Answering
 /// twice is ignored.
 public final class Responder {
-  /// Identifies the conversation the request is part of (a socket connection), for
-  /// components that keep state across requests (a multi-part import).
+  /// Identifies the conversation the request is part of (a socket connection's number).
+  /// Multi-part requests are joined before they reach a responder (ControlServer).
   public let conversation: Int
   private let channel: any ResponseChannel
   public private(set) var isAnswered = false

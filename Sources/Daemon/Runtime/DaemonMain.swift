@@ -50,6 +50,7 @@ public enum DaemonMain {
     logger.notice(
       "dashpilotd \(DashPilotVersion.string) starting (pid \(getpid()), configuration \(loaded.file ?? "built-in defaults"), gpsd \(configuration.gpsd), database \(configuration.databasePath))"
     )
+    for warning in loaded.warnings { logger.warning(warning, fields: LogFields(reason: "configuration")) }
 
     let socketGID: gid_t
     if let groupName = configuration.socketGroup {

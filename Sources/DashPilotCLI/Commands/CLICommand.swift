@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlatformSupport
 
 /// One `dashpilotctl` command: its words, its help for people, how it reads its
 /// arguments and what it does.

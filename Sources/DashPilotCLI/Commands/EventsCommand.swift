@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlatformSupport
 
 struct EventsCommand: CLICommand {
   static let words = ["events"]

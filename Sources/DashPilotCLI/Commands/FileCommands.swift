@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlatformSupport
 
 struct ExportCommand: CLICommand {
   static let words = ["export"]
@@ -95,15 +96,8 @@ struct ImportCommand: CLICommand {
     }
     guard !track.points.isEmpty else { return context.report(.failed("\(path) holds no track points")) }
     return context.withClient { client throws(ClientFailure) in
-      let parts = stride(from: 0, to: track.points.count, by: Self.pointsPerPart).map {
-        Array(track.points[$0..<min($0 + Self.pointsPerPart, track.points.count)])
-      }
-      for part in parts.dropLast() {
-        _ = try client.request(
-          .import, .import(ImportArguments(name: track.name, points: part, more: true)), as: PartAccepted.self)
-      }
       let result = try client.request(
-        .import, .import(ImportArguments(name: track.name, points: parts.last ?? [], more: false)),
+        .import, ImportArguments(name: track.name, points: track.points), inPartsOf: Self.pointsPerPart,
         as: ImportResult.self)
       if context.options.json {
         context.printJSON(result)

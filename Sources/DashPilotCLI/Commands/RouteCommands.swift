@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlatformSupport
 
 struct RouteLoadCommand: CLICommand {
   static let words = ["route", "load"]
@@ -35,18 +36,9 @@ struct RouteLoadCommand: CLICommand {
       return context.report(.failed("\(path) holds fewer than two route points"))
     }
     return context.withClient { client throws(ClientFailure) in
-      let parts = stride(from: 0, to: route.coordinates.count, by: Self.coordinatesPerPart).map {
-        Array(route.coordinates[$0..<min($0 + Self.coordinatesPerPart, route.coordinates.count)])
-      }
-      for part in parts.dropLast() {
-        _ = try client.request(
-          .routeLoad, .routeLoad(RouteLoadArguments(name: route.name, mode: mode, coordinates: part, more: true)),
-          as: PartAccepted.self)
-      }
       let result = try client.request(
-        .routeLoad,
-        .routeLoad(RouteLoadArguments(name: route.name, mode: mode, coordinates: parts.last ?? [], more: false)),
-        as: RouteResult.self)
+        .routeLoad, RouteLoadArguments(name: route.name, mode: mode, coordinates: route.coordinates),
+        inPartsOf: Self.coordinatesPerPart, as: RouteResult.self)
       if context.options.json {
         context.printJSON(result)
       } else {

@@ -1,4 +1,5 @@
 import ControlProtocol
+import PlatformSupport
 
 struct ShiftStartCommand: CLICommand {
   static let words = ["shift", "start"]

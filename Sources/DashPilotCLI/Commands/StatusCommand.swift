@@ -1,4 +1,5 @@
 import ControlProtocol
+import PlatformSupport
 
 struct StatusCommand: CLICommand {
   static let words = ["status"]

@@ -70,7 +70,7 @@ extension RouteFileHooks {
           TrackPoint(
             coordinate: GeoCoordinate(latitude: point.lat, longitude: point.lon),
             time: Date(timeIntervalSince1970: point.time),
-            hdop: point.accuracy.map { $0 / metresPerHDOP })
+            hdop: point.accuracy.map(hdop(forAccuracy:)))
         }
       }
       let track = TimedTrack(name: "DashPilot shift #\(result.shift.id)", segments: segments)
@@ -81,6 +81,14 @@ extension RouteFileHooks {
         }
       return Data(RouteFile.text(of: track, as: fileFormat).utf8)
     })
+
+  /// The HDOP an exported accuracy is written as: accuracy / 19 m, to the 1e-4 that a
+  /// centimetre of accuracy (the store's resolution) makes of it, so it goes out with the
+  /// precision it has (7.6 m is 0.4, not 0.39999999999999997) and imports back to the same
+  /// centimetre.
+  static func hdop(forAccuracy accuracy: Double) -> Double {
+    (accuracy / metresPerHDOP * 10_000).rounded() / 10_000
+  }
 
   /// A file's problem in words that follow the file's name (the commands print
   /// "cannot import FILE: PROBLEM"): a `RouteFileError` without its own copy of the name.

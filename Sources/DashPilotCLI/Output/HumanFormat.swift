@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import Foundation
 
 #if canImport(Glibc)
@@ -36,12 +37,12 @@ enum HumanFormat {
     return "\(rest)s"
   }
 
-  /// Metres in the daemon's unit with one decimal: "3.2 mi", "0.4 km".
+  /// Metres in the daemon's unit (its name, as status gives it) with one decimal: "3.2 mi",
+  /// "0.4 km".
   static func distance(metres: Double, units: String) -> String {
-    let isKilometres = units == "kilometres"
-    let value = metres / (isKilometres ? 1000 : 1609.344)
-    return String(format: "%.1f", value) + (isKilometres ? " km" : " mi")
+    let unit = DistanceUnit(name: units) ?? .miles
+    return "\(FixedDecimal.text(metres / unit.metres, digits: 1) ?? "–") \(unit.symbol)"
   }
 
-  static func metres(_ value: Double) -> String { String(format: "±%.0f m", value) }
+  static func metres(_ value: Double) -> String { "±\(FixedDecimal.text(value, digits: 0) ?? "–") m" }
 }

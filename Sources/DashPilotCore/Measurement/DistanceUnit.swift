@@ -55,24 +55,9 @@ public struct NumberSeparators: Sendable, Hashable {
     self.init(decimal: locale.decimalSeparator ?? ".", grouping: locale.groupingSeparator ?? ",")
   }
 
-  /// `value` rounded half away from zero to `fractionDigits` places, grouped in thousands.
+  /// `value` rounded half away from zero to `fractionDigits` places, grouped in thousands;
+  /// a dash for a value that has no figure (not finite, or beyond any distance).
   public func format(_ value: Double, fractionDigits: Int) -> String {
-    guard value.isFinite else { return "–" }
-    var scale = 1.0
-    for _ in 0..<fractionDigits { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-    let whole = Int64(scaled / scale)
-    let fraction = Int64(scaled) - whole * Int64(scale)
-    let digits = String(whole)
-    var grouped = ""
-    for (index, character) in digits.enumerated() {
-      if index > 0, (digits.count - index) % 3 == 0 { grouped += grouping }
-      grouped.append(character)
-    }
-    let sign = value < 0 && scaled > 0 ? "-" : ""
-    guard fractionDigits > 0 else { return sign + grouped }
-    var fractionText = String(fraction)
-    while fractionText.count < fractionDigits { fractionText = "0" + fractionText }
-    return sign + grouped + decimal + fractionText
+    FixedDecimal.text(value, digits: fractionDigits, decimal: decimal, grouping: grouping) ?? "–"
   }
 }

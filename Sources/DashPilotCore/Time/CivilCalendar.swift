@@ -25,4 +25,13 @@ public enum CivilCalendar {
     let month = mp < 10 ? mp + 3 : mp - 9
     return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
+
+  /// Days in `month` of `year`: 2021-02-30 names no day.
+  public static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
 }

@@ -1,45 +1,11 @@
 import DashPilotCore
 import FoundationEssentials
 
-/// gpsd's timestamps: ISO-8601 in UTC, `2021-12-09T20:38:31.820Z`. Parsed by hand, because
-/// a formatter is slow, not Sendable, and accepts more than gpsd writes.
+/// gpsd's timestamps: ISO-8601 in UTC, `2021-12-09T20:38:31.820Z`, the form DashPilot
+/// writes its own in (`UTCTimestamp`), and where a fix time may lie.
 public enum GPSDTime {
   /// The instant `text` names, or nil when it is not `YYYY-MM-DDTHH:MM:SS[.fff]Z`.
-  public static func parse(_ text: String) -> Date? {
-    let bytes = Array(text.utf8)
-    guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
-    func number(_ range: Range<Int>) -> Int? {
-      var value = 0
-      for index in range {
-        let byte = bytes[index]
-        guard byte >= 48, byte <= 57 else { return nil }
-        value = value * 10 + Int(byte - 48)
-      }
-      return value
-    }
-    guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-      bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-      let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24,
-      minute < 60, second <= 60
-    else { return nil }
-    var fraction = 0.0
-    let end = bytes.count - 1
-    if end > 19 {
-      guard bytes[19] == UInt8(ascii: "."), end > 20 else { return nil }
-      var scale = 0.1
-      for index in 20..<end {
-        let byte = bytes[index]
-        guard byte >= 48, byte <= 57 else { return nil }
-        fraction += Double(byte - 48) * scale
-        scale /= 10
-      }
-    }
-    let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
-    let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
-    return Date(timeIntervalSince1970: seconds)
-  }
+  public static func parse(_ text: String) -> Date? { UTCTimestamp.parse(text) }
 
   /// The GPS epoch, 1980-01-06T00:00:00Z: no GPS fix is older.
   public static let gpsEpoch = Date(timeIntervalSince1970: 315_964_800)
@@ -56,28 +22,5 @@ public enum GPSDTime {
   public static func fixTime(_ text: String) -> Date? {
     guard let date = parse(text), date >= gpsEpoch, date < latestFixTime else { return nil }
     return date
-  }
-
-  /// Days in `month` of `year` (proleptic Gregorian): 2021-02-30 names no day.
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
-  }
-
-  /// `date` as gpsd writes it, with milliseconds.
-  public static func format(_ date: Date) -> String {
-    let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-    let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
-    let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
-    let secondsOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
-    let days = Int((totalSeconds - Int64(secondsOfDay)) / 86_400)
-    let (year, month, day) = CivilCalendar.civilFromDays(days)
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    let ms = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-    return
-      "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)).\(ms)Z"
   }
 }

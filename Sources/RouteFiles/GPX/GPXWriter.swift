@@ -2,7 +2,7 @@ import DashPilotCore
 import Foundation
 
 /// Writes a track as GPX 1.1: one `trk`, one `trkseg` per continuous segment, so that a gap
-/// stays a gap in whatever tool opens the file. Times are UTC with `Z`.
+/// stays a gap in whatever tool opens the file. Times are `UTCTimestamp`'s (UTC, milliseconds).
 public enum GPXWriter {
   public static func document(for track: TimedTrack, creator: String = "dashpilot") -> String {
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -15,7 +15,7 @@ public enum GPXWriter {
         out +=
           "      <trkpt lat=\"\(DecimalText.of(point.coordinate.latitude))\" lon=\"\(DecimalText.of(point.coordinate.longitude))\">"
         if let elevation = point.elevation { out += "<ele>\(DecimalText.of(elevation))</ele>" }
-        out += "<time>\(ISO8601Time.format(point.time))</time>"
+        if let time = UTCTimestamp.string(point.time) { out += "<time>\(time)</time>" }
         if let hdop = point.hdop { out += "<hdop>\(DecimalText.of(hdop))</hdop>" }
         out += "</trkpt>\n"
       }

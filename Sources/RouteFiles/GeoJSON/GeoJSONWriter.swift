@@ -3,13 +3,15 @@ import Foundation
 
 /// Writes a track as one GeoJSON Feature: a `MultiLineString` with one line per continuous
 /// segment (gaps stay gaps), times in `properties.coordinateProperties.times` (one list per
-/// line, UTC ISO 8601), HDOP beside them when any point has one, elevation as the third
+/// line, `UTCTimestamp`'s), HDOP beside them when any point has one, elevation as the third
 /// number of a position. Written by hand so numbers read back as the same Doubles.
 public enum GeoJSONWriter {
   public static func document(for track: TimedTrack) -> String {
     var properties: [String] = []
-    if let name = track.name { properties.append("\"name\":\(quote(name))") }
-    let times = track.segments.map { "[" + $0.map { quote(ISO8601Time.format($0.time)) }.joined(separator: ",") + "]" }
+    if let name = track.name { properties.append("\"name\":\(JSONText.string(name))") }
+    let times = track.segments.map {
+      "[" + $0.map { UTCTimestamp.string($0.time).map(JSONText.string) ?? "null" }.joined(separator: ",") + "]"
+    }
     var coordinateProperties = ["\"times\":[" + times.joined(separator: ",") + "]"]
     if track.segments.contains(where: { $0.contains { $0.hdop != nil } }) {
       let hdops = track.segments.map {
@@ -28,23 +30,5 @@ public enum GeoJSONWriter {
     }
     return "{\"type\":\"Feature\",\"properties\":{" + properties.joined(separator: ",")
       + "},\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":[" + lines.joined(separator: ",") + "]}}\n"
-  }
-
-  static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }

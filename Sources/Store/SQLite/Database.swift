@@ -1,7 +1,9 @@
 import CSQLite
 
-/// A connection to one SQLite file. Not thread-safe by design: the daemon owns its store
-/// from one thread (never the Swift concurrency pool, since every call blocks on the disk).
+/// A connection to one SQLite file: the one SQLite wrapper, for the store's own tables and
+/// for the schema extensions other modules keep in the same file (the uplink's outbox).
+/// Not thread-safe by design: the daemon owns its store from one thread (never the Swift
+/// concurrency pool, since every call blocks on the disk).
 public final class Database {
   let handle: OpaquePointer
   public let path: String
@@ -82,43 +84,59 @@ public final class Database {
   /// The rowid of the last row inserted on this connection.
   public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+  /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+
   /// Runs `body` in one write transaction (BEGIN IMMEDIATE, so it never fails half-way for
   /// want of a lock). Any failure, including one at COMMIT, rolls back, so either all of
-  /// `body`'s writes are committed or none are.
+  /// `body`'s writes are committed or none are. Inside an open transaction it is a
+  /// savepoint of it: a failure undoes `body`'s writes alone and is thrown on to the
+  /// enclosing one, which commits or rolls back everything together (a command's effect,
+  /// its reply and the record that it was answered).
   public func writeTransaction<T>(
     _ operation: String, _ body: () throws(StoreError) -> T
   ) throws(StoreError) -> T {
-    try execute("BEGIN IMMEDIATE")
-    do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
-    } catch {
-      rollBackIfOpen()
-      throw error
+    guard !isInTransaction else {
+      return try bracket(
+        "SAVEPOINT store_write", "RELEASE store_write", undo: "ROLLBACK TO store_write; RELEASE store_write", body)
     }
+    return try bracket("BEGIN IMMEDIATE", "COMMIT", undo: "ROLLBACK", body)
+  }
+
+  /// `writeTransaction`, with the statements a schema extension runs in it.
+  public func transaction<T>(
+    _ operation: String, _ body: (StoreTransaction) throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    try writeTransaction(operation) { () throws(StoreError) -> T in try body(StoreTransaction(database: self)) }
+  }
+
+  /// `readTransaction`, with the statements a schema extension runs in it.
+  public func read<T>(_ body: (StoreTransaction) throws(StoreError) -> T) throws(StoreError) -> T {
+    try readTransaction { () throws(StoreError) -> T in try body(StoreTransaction(database: self)) }
   }
 
   /// Runs `body` inside one read transaction so every query sees the same snapshot; inside
   /// an open transaction it simply joins it.
   public func readTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     guard !isInTransaction else { return try body() }
-    try execute("BEGIN DEFERRED")
-    do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
-    } catch {
-      rollBackIfOpen()
-      throw error
-    }
+    return try bracket("BEGIN DEFERRED", "COMMIT", undo: "ROLLBACK", body)
   }
 
-  /// SQLite may already have rolled back after SQLITE_FULL or SQLITE_IOERR; roll back only
-  /// what is still open, and never let a failed rollback hide the original error.
-  func rollBackIfOpen() {
-    guard isInTransaction else { return }
-    _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+  /// `body` between `begin` and `end`; on any failure, `undo`, then the error. SQLite may
+  /// already have rolled back after SQLITE_FULL or SQLITE_IOERR: `undo` runs only while a
+  /// transaction is still open, and a failed undo never hides the original error.
+  private func bracket<T>(
+    _ begin: String, _ end: String, undo: String, _ body: () throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    try execute(begin)
+    do {
+      let result = try body()
+      try execute(end)
+      return result
+    } catch {
+      if isInTransaction { _ = sqlite3_exec(handle, undo, nil, nil, nil) }
+      throw error
+    }
   }
 
   private func prepared(_ sql: String) throws(StoreError) -> Statement {

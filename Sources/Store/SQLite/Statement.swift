@@ -37,6 +37,31 @@ public final class Statement {
     try check(rc, "bind parameter \(index)")
   }
 
+  /// The bytes are copied before `bind` returns, as text is.
+  public func bind(_ value: [UInt8]?, at index: Int32) throws(StoreError) {
+    let rc: Int32
+    if let value {
+      rc = value.withUnsafeBytes { buffer in
+        // A zero-length blob still needs a non-null pointer, or SQLite binds NULL.
+        sqlite3_bind_blob(
+          handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), Self.transient)
+      }
+    } else {
+      rc = sqlite3_bind_null(handle, index)
+    }
+    try check(rc, "bind parameter \(index)")
+  }
+
+  public func bind(_ value: SQLValue, at index: Int32) throws(StoreError) {
+    switch value {
+    case .integer(let integer): try bind(integer, at: index)
+    case .real(let real): try bind(real, at: index)
+    case .text(let text): try bind(text, at: index)
+    case .blob(let bytes): try bind(bytes, at: index)
+    case .null: try bind(nil as Int64?, at: index)
+    }
+  }
+
   /// Runs to the next row: true when a row is ready to read, false when done.
   @discardableResult
   public func step() throws(StoreError) -> Bool {
@@ -59,6 +84,12 @@ public final class Statement {
   public func text(_ column: Int32) -> String? {
     guard let bytes = sqlite3_column_text(handle, column) else { return nil }
     return String(cString: bytes)
+  }
+
+  public func blob(_ column: Int32) -> [UInt8] {
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
+    return Array(UnsafeRawBufferPointer(start: pointer, count: count))
   }
 
   /// Makes the statement ready to run again, with no parameters bound.

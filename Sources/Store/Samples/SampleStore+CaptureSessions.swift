@@ -39,7 +39,8 @@ extension SampleStore {
       }
       if let commitObserver {
         try commitObserver.captureSessionEnded(
-          id, at: EncodedSample.date(milliseconds: end), shiftID: try shiftOrOpenShift(shiftID), reason: reason)
+          id, at: EncodedSample.date(milliseconds: end), shiftID: try shiftOrOpenShift(shiftID), reason: reason,
+          in: currentTransaction)
       }
     }
   }
@@ -63,7 +64,8 @@ extension SampleStore {
         let openShiftID = try shiftOrOpenShift(nil)
         for session in running {
           let ended = try storedCaptureSession(session)?.endedAt ?? EncodedSample.date(milliseconds: end)
-          try commitObserver.captureSessionEnded(session, at: ended, shiftID: openShiftID, reason: reason)
+          try commitObserver.captureSessionEnded(
+            session, at: ended, shiftID: openShiftID, reason: reason, in: currentTransaction)
         }
       }
       return running
@@ -120,7 +122,8 @@ extension SampleStore {
       return database.lastInsertRowID
     }
     try commitObserver?.captureSessionBegan(
-      id, at: EncodedSample.date(milliseconds: startMilliseconds), shiftID: shiftID, reason: reason)
+      id, at: EncodedSample.date(milliseconds: startMilliseconds), shiftID: shiftID, reason: reason,
+      in: currentTransaction)
     return row
   }
 

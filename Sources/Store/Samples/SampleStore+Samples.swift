@@ -13,7 +13,7 @@ extension SampleStore {
       guard let shift = try shift(id: shiftID) else { throw .shiftNotFound(shiftID) }
       guard shift.shift.isRunning else { throw .shiftAlreadyEnded(shift.shift) }
       let ids = try insertRows(encoded, sessions: samples.map(\.captureSessionID), shiftID: shiftID)
-      try commitObserver?.samplesStored(samples, shiftID: shiftID)
+      try commitObserver?.samplesStored(samples, shiftID: shiftID, in: currentTransaction)
       return ids
     }
   }

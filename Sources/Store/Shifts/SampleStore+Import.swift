@@ -43,8 +43,9 @@ extension SampleStore {
       _ = try insertRows(encoded, sessions: anonymous.map(\.captureSessionID), shiftID: id)
       guard let shift = try shift(id: id) else { throw .shiftNotFound(id) }
       if let commitObserver {
-        try commitObserver.samplesStored(anonymous, shiftID: id)
-        try commitObserver.shiftCompleted(shift.shift, distance: try recordedDistance(ofShift: id))
+        try commitObserver.samplesStored(anonymous, shiftID: id, in: currentTransaction)
+        try commitObserver.shiftCompleted(
+          shift.shift, distance: try recordedDistance(ofShift: id), in: currentTransaction)
       }
       return shift
     }

@@ -37,7 +37,8 @@ extension SampleStore {
       }
       var ended = found
       ended.shift.endedAt = EncodedSample.date(milliseconds: end)
-      try commitObserver?.shiftCompleted(ended.shift, distance: try recordedDistance(ofShift: id))
+      try commitObserver?.shiftCompleted(
+        ended.shift, distance: try recordedDistance(ofShift: id), in: currentTransaction)
       return ended
     }
   }

@@ -68,45 +68,47 @@ public struct UplinkConfiguration: Sendable, Hashable {
   /// Checks every field without touching the file system or the network; the first
   /// problem found is thrown, naming the config key.
   public func validate() throws(UplinkConfigurationError) {
-    func fail(_ key: String, _ value: String, _ reason: String) -> UplinkConfigurationError {
+    func fail(_ key: Key, _ value: String, _ reason: String) -> UplinkConfigurationError {
       UplinkConfigurationError(key: key, value: value, reason: reason)
     }
     if host.trimmingSpacesAndTabs.isEmpty || host.contains(" ") {
-      throw fail("host", host, "must be a broker host name or address without spaces")
+      throw fail(.host, host, "must be a broker host name or address without spaces")
     }
-    if !(1...65535).contains(port) { throw fail("port", String(port), "must be between 1 and 65535") }
-    if let problem = Self.topicLevelProblem(vehicleID) { throw fail("vehicle_id", vehicleID, problem) }
+    if !(1...65535).contains(port) { throw fail(.port, String(port), "must be between 1 and 65535") }
+    if let problem = Self.topicLevelProblem(vehicleID) { throw fail(.vehicleID, vehicleID, problem) }
     if clientID.isEmpty || clientID.utf8.count > 65535 {
-      throw fail("client_id", clientID, "must be between 1 and 65535 bytes")
+      throw fail(.clientID, clientID, "must be between 1 and 65535 bytes")
     }
-    if let username, username.isEmpty { throw fail("username", username, "must not be empty when set") }
+    if let username, username.isEmpty { throw fail(.username, username, "must not be empty when set") }
     if passwordFile != nil && username == nil {
-      throw fail("password_file", passwordFile ?? "", "needs a username beside it")
+      throw fail(.passwordFile, passwordFile ?? "", "needs a \(Key.username.rawValue) beside it")
     }
     if (certFile == nil) != (keyFile == nil) {
-      let missing = certFile == nil ? "cert_file" : "key_file"
-      throw fail(missing, "", "is missing: a client certificate needs both cert_file and key_file")
+      throw fail(
+        certFile == nil ? .certFile : .keyFile, "",
+        "is missing: a client certificate needs both \(Key.certFile.rawValue) and \(Key.keyFile.rawValue)")
     }
     if certFile != nil && caFile == nil {
-      throw fail("cert_file", certFile ?? "", "a client certificate needs TLS: set ca_file too")
+      throw fail(.certFile, certFile ?? "", "a client certificate needs TLS: set \(Key.caFile.rawValue) too")
     }
     for (key, path) in [
-      ("password_file", passwordFile), ("ca_file", caFile), ("cert_file", certFile), ("key_file", keyFile),
+      (Key.passwordFile, passwordFile), (.caFile, caFile), (.certFile, certFile), (.keyFile, keyFile),
     ] {
       if let path, path.isEmpty { throw fail(key, path, "must be a file path when set") }
     }
-    if !(0...2).contains(qos) { throw fail("qos", String(qos), "must be 0, 1 or 2") }
-    if let problem = Self.topicPrefixProblem(topicPrefix) { throw fail("topic_prefix", topicPrefix, problem) }
-    if outboxBound < 1 { throw fail("outbox_bound", String(outboxBound), "must be at least 1") }
+    if !(0...2).contains(qos) { throw fail(.qos, String(qos), "must be 0, 1 or 2") }
+    if let problem = Self.topicPrefixProblem(topicPrefix) { throw fail(.topicPrefix, topicPrefix, problem) }
+    if outboxBound < 1 { throw fail(.outboxBound, String(outboxBound), "must be at least 1") }
     if !(5...65535).contains(keepalive) {
-      throw fail("keepalive", String(keepalive), "must be between 5 and 65535 seconds")
+      throw fail(.keepAlive, String(keepalive), "must be between 5 and 65535 seconds")
     }
     if !(liveInterval >= 1) || !liveInterval.isFinite {
-      throw fail("live_interval", String(liveInterval), "must be at least 1 second")
+      throw fail(.liveInterval, String(liveInterval), "must be at least 1 second")
     }
-    if reconnectDelay < 1 { throw fail("reconnect_delay", String(reconnectDelay), "must be at least 1 second") }
+    if reconnectDelay < 1 { throw fail(.reconnectDelay, String(reconnectDelay), "must be at least 1 second") }
     if reconnectDelayMax < reconnectDelay {
-      throw fail("reconnect_delay_max", String(reconnectDelayMax), "must be at least reconnect_delay")
+      throw fail(
+        .reconnectDelayMax, String(reconnectDelayMax), "must be at least \(Key.reconnectDelay.rawValue)")
     }
   }
 

@@ -3,6 +3,7 @@ import DashPilotCore
 import Dispatch
 import FoundationEssentials
 import PlatformSupport
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -22,16 +23,15 @@ import PlatformSupport
 public final class MQTTPublisher: @unchecked Sendable {
   // @unchecked: `handle` is used from the owner's thread (publish, disconnect) and the
   // network thread (connect, loop); libmosquitto locks internally for exactly that
-  // (`mosquitto_threaded_set`). Every mutable field of ours is in `shared`, behind its lock.
+  // (`mosquitto_threaded_set`). Every mutable field of ours is behind a mutex (`lifecycle`,
+  // `shared.state`).
   private let handle: OpaquePointer
   private let shared: MQTTCallbackBox
   private let unmanagedShared: Unmanaged<MQTTCallbackBox>
   private let configuration: UplinkConfiguration
   private let wake = DispatchSemaphore(value: 0)
   private let networkThreadEnded = DispatchSemaphore(value: 0)
-  private let lifecycle = Lock()
-  private var started = false
-  private var stopped = false
+  private let lifecycle = Mutex<(started: Bool, stopped: Bool)>((false, false))
 
   private static let libraryInitialized: Bool = mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue
 
@@ -88,15 +88,16 @@ public final class MQTTPublisher: @unchecked Sendable {
     if let caFile = configuration.caFile {
       // libmosquitto only says "invalid function arguments" for a file it cannot open.
       for (key, path) in [
-        ("ca_file", caFile), ("cert_file", configuration.certFile), ("key_file", configuration.keyFile),
+        (UplinkConfiguration.Key.caFile, caFile), (.certFile, configuration.certFile),
+        (.keyFile, configuration.keyFile),
       ] {
         if let path, !FileManager.default.isReadableFile(atPath: path) {
-          throw MQTTError(operation: "set up TLS", reason: "\(key) \(path) cannot be read")
+          throw MQTTError(operation: "set up TLS", reason: "\(key.rawValue) \(path) cannot be read")
         }
       }
       try check(
         mosquitto_tls_set(handle, caFile, nil, configuration.certFile, configuration.keyFile, nil),
-        "set up TLS with ca_file \(caFile)")
+        "set up TLS with \(UplinkConfiguration.Key.caFile.rawValue) \(caFile)")
     }
     let offline = encoder.status(online: false, since: nil)
     try check(
@@ -123,10 +124,12 @@ public final class MQTTPublisher: @unchecked Sendable {
 
   /// Starts the network thread: connect, and keep connecting.
   public func start() {
-    lifecycle.lock()
-    defer { lifecycle.unlock() }
-    guard !started, !stopped else { return }
-    started = true
+    let starts = lifecycle.withLock { state in
+      guard !state.started, !state.stopped else { return false }
+      state.started = true
+      return true
+    }
+    guard starts else { return }
     let thread = NativeThread { [self] in runNetwork() }
     thread.name = "dashpilot-uplink"
     thread.start()
@@ -151,10 +154,10 @@ public final class MQTTPublisher: @unchecked Sendable {
   /// holding up the daemon's shutdown; returns false then.
   @discardableResult
   public func stop(timeout: TimeInterval = 5) -> Bool {
-    lifecycle.lock()
-    let wasRunning = started && !stopped
-    stopped = true
-    lifecycle.unlock()
+    let wasRunning = lifecycle.withLock { state in
+      defer { state.stopped = true }
+      return state.started && !state.stopped
+    }
     let deadline = DispatchTime.now() + timeout
     shared.beginStopping()
     guard wasRunning else {
@@ -233,23 +236,26 @@ public final class MQTTPublisher: @unchecked Sendable {
   }
 }
 
-/// What the C callbacks reach through libmosquitto's `obj` pointer; every field is behind
-/// the lock.
+/// What the C callbacks reach through libmosquitto's `obj` pointer; what changes is in
+/// `state`, behind its mutex.
 final class MQTTCallbackBox: @unchecked Sendable {
   let encoder: UplinkEncoder
   private let queue: DispatchQueue
   private let events: @Sendable (MQTTEvent) -> Void
   private let clock: @Sendable () -> Date
   private let statusTopic: String
-  private let lock = Lock()
-  private var closed = false
-  private var stopping = false
-  private var connectedNow = false
-  private var connectedSinceAsked = false
-  private var lastLogError: String?
-  /// Acknowledged while stopping, so `stop` can wait for its offline status to land.
-  private var acknowledgedWhileStopping: Set<Int32> = []
   private let acknowledgedSignal = DispatchSemaphore(value: 0)
+
+  private struct State {
+    var closed = false
+    var stopping = false
+    var connectedNow = false
+    var connectedSinceAsked = false
+    var lastLogError: String?
+    /// Acknowledged while stopping, so `stop` can wait for its offline status to land.
+    var acknowledgedWhileStopping: Set<Int32> = []
+  }
+  private let state = Mutex(State())
 
   init(
     queue: DispatchQueue, events: @escaping @Sendable (MQTTEvent) -> Void, clock: @escaping @Sendable () -> Date,
@@ -262,31 +268,25 @@ final class MQTTCallbackBox: @unchecked Sendable {
     self.statusTopic = statusTopic
   }
 
-  private func withLock<T>(_ body: () -> T) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return body()
-  }
-
-  var isStopping: Bool { withLock { stopping } }
-  var isConnected: Bool { withLock { connectedNow } }
-  func beginStopping() { withLock { stopping = true } }
-  func close() { withLock { closed = true } }
+  var isStopping: Bool { state.withLock { $0.stopping } }
+  var isConnected: Bool { state.withLock { $0.connectedNow } }
+  func beginStopping() { state.withLock { $0.stopping = true } }
+  func close() { state.withLock { $0.closed = true } }
   func takeLastLogError() -> String? {
-    withLock {
-      defer { lastLogError = nil }
-      return lastLogError
+    state.withLock { state in
+      defer { state.lastLogError = nil }
+      return state.lastLogError
     }
   }
   func takeWasConnected() -> Bool {
-    withLock {
-      defer { connectedSinceAsked = false }
-      return connectedSinceAsked
+    state.withLock { state in
+      defer { state.connectedSinceAsked = false }
+      return state.connectedSinceAsked
     }
   }
 
   private func deliver(_ event: MQTTEvent) {
-    let isClosed = withLock { closed }
+    let isClosed = state.withLock { $0.closed }
     guard !isClosed else { return }
     let events = self.events
     queue.async { events(event) }
@@ -298,10 +298,10 @@ final class MQTTCallbackBox: @unchecked Sendable {
       deliver(.refused(reason: String(cString: mosquitto_connack_string(code))))
       return
     }
-    withLock {
-      connectedNow = true
-      connectedSinceAsked = true
-      lastLogError = nil
+    state.withLock { state in
+      state.connectedNow = true
+      state.connectedSinceAsked = true
+      state.lastLogError = nil
     }
     let online = encoder.status(online: true, since: clock())
     mosquitto_publish(client, nil, statusTopic, Int32(online.count), online, 1, true)
@@ -309,9 +309,9 @@ final class MQTTCallbackBox: @unchecked Sendable {
   }
 
   func disconnected(code: Int32) {
-    let wasConnected = withLock {
-      defer { connectedNow = false }
-      return connectedNow
+    let wasConnected = state.withLock { state in
+      defer { state.connectedNow = false }
+      return state.connectedNow
     }
     guard wasConnected, code != 0 else { return }
     deliver(
@@ -322,15 +322,17 @@ final class MQTTCallbackBox: @unchecked Sendable {
   func failed(reason: String) { deliver(.connectFailed(reason: reason)) }
 
   func acknowledged(_ messageID: Int32) {
-    let isStopping = withLock { stopping ? acknowledgedWhileStopping.insert(messageID).inserted : false }
+    let isStopping = state.withLock { state in
+      state.stopping ? state.acknowledgedWhileStopping.insert(messageID).inserted : false
+    }
     if isStopping { acknowledgedSignal.signal() }
     deliver(.acknowledged(messageID: messageID))
   }
 
-  func logged(_ line: String) { withLock { lastLogError = line } }
+  func logged(_ line: String) { state.withLock { $0.lastLogError = line } }
 
   func waitForAcknowledgement(of messageID: Int32, until deadline: DispatchTime) {
-    while !withLock({ acknowledgedWhileStopping.contains(messageID) }) {
+    while !state.withLock({ $0.acknowledgedWhileStopping.contains(messageID) }) {
       if acknowledgedSignal.wait(timeout: deadline) == .timedOut { return }
     }
   }

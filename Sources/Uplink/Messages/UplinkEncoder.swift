@@ -1,3 +1,4 @@
+import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
 
@@ -34,7 +35,7 @@ public struct UplinkEncoder: Sendable, Hashable {
     json.string("vehicle", vehicleID)
     json.integer("shift", message.shiftID)
     json.integer("sequence", sequence)
-    json.string("queued_at", UTCTimestamp.string(queuedAt))
+    json.time("queued_at", queuedAt)
     switch message {
     case .samples(let batch):
       json.string("capture_session", batch.captureSession?.rawValue)
@@ -44,14 +45,14 @@ public struct UplinkEncoder: Sendable, Hashable {
       }
       json.endArray()
     case .shift(let report):
-      json.string("started_at", UTCTimestamp.string(report.startedAt))
-      json.string("ended_at", UTCTimestamp.string(report.endedAt))
-      writeDistance(report.distance, into: &json)
+      json.time("started_at", report.startedAt)
+      json.time("ended_at", report.endedAt)
+      json.json("distance", ControlCoding.text(WireDistance(report.distance, unit: report.unit)))
       json.string("summary", report.summary)
     case .session(let event):
       json.string("capture_session", event.captureSession.rawValue)
       json.string("event", event.phase.rawValue)
-      json.string("at", UTCTimestamp.string(event.at))
+      json.time("at", event.at)
       json.string("reason", event.reason)
     }
     json.endObject()
@@ -66,7 +67,7 @@ public struct UplinkEncoder: Sendable, Hashable {
     json.string("schema", Self.statusSchema)
     json.string("vehicle", vehicleID)
     json.string("state", online ? "online" : "offline")
-    if online, let since { json.string("since", UTCTimestamp.string(since)) }
+    if online, let since { json.time("since", since) }
     json.endObject()
     return Array(json.text.utf8)
   }
@@ -77,7 +78,7 @@ public struct UplinkEncoder: Sendable, Hashable {
     json.beginObject()
     json.string("schema", Self.liveSchema)
     json.string("vehicle", vehicleID)
-    json.string("at", UTCTimestamp.string(status.at))
+    json.time("at", status.at)
     if let position = status.position {
       writeSample(position, batchSession: position.captureSessionID, key: "position", into: &json)
     } else {
@@ -86,8 +87,8 @@ public struct UplinkEncoder: Sendable, Hashable {
     if let shift = status.shift {
       json.beginObject("shift")
       json.integer("id", shift.shiftID)
-      json.string("started_at", UTCTimestamp.string(shift.startedAt))
-      writeDistance(shift.distance, into: &json)
+      json.time("started_at", shift.startedAt)
+      json.json("distance", ControlCoding.text(WireDistance(shift.distance, unit: shift.unit)))
       json.string("summary", shift.summary)
       json.endObject()
     } else {
@@ -106,7 +107,7 @@ public struct UplinkEncoder: Sendable, Hashable {
     _ sample: RouteSample, batchSession: CaptureSessionID?, key: String? = nil, into json: inout JSONWriter
   ) {
     json.beginObject(key)
-    json.string("time", UTCTimestamp.string(sample.timestamp))
+    json.time("time", sample.timestamp)
     json.fixed("lat", sample.coordinate.latitude, digits: 7)
     json.fixed("lon", sample.coordinate.longitude, digits: 7)
     json.fixed("accuracy", sample.horizontalAccuracy, digits: 1)
@@ -117,18 +118,6 @@ public struct UplinkEncoder: Sendable, Hashable {
     if sample.captureSessionID != batchSession {
       json.string("capture_session", sample.captureSessionID?.rawValue)
     }
-    json.endObject()
-  }
-
-  private func writeDistance(_ distance: RouteDistance, into json: inout JSONWriter) {
-    json.beginObject("distance")
-    json.fixed("metres", distance.metres, digits: 1)
-    json.integer("segments", Int64(distance.segments))
-    json.integer("gaps", Int64(distance.gaps))
-    json.integer("usable_positions", Int64(distance.usablePositions))
-    json.bool("inferred_continuity", distance.usesInferredContinuity)
-    json.bool("measured", distance.isMeasured)
-    json.bool("partial", distance.isPartial)
     json.endObject()
   }
 }

@@ -57,14 +57,20 @@ public struct ShiftReport: Sendable, Hashable {
   public var startedAt: Date
   public var endedAt: Date
   public var distance: RouteDistance
+  /// The unit of the figure beside the metres, and of the summary.
+  public var unit: DistanceUnit
   /// RouteQuality's one-line summary: "12.4 mi recorded · partial route".
   public var summary: String
 
-  public init(shiftID: Int64, startedAt: Date, endedAt: Date, distance: RouteDistance, summary: String) {
+  public init(
+    shiftID: Int64, startedAt: Date, endedAt: Date, distance: RouteDistance, unit: DistanceUnit = .miles,
+    summary: String
+  ) {
     self.shiftID = shiftID
     self.startedAt = startedAt
     self.endedAt = endedAt
     self.distance = distance
+    self.unit = unit
     self.summary = summary
   }
 
@@ -73,7 +79,7 @@ public struct ShiftReport: Sendable, Hashable {
   public init?(shift: Shift, distance: RouteDistance, unit: DistanceUnit = .miles) {
     guard let endedAt = shift.endedAt else { return nil }
     self.init(
-      shiftID: shift.id, startedAt: shift.startedAt, endedAt: endedAt, distance: distance,
+      shiftID: shift.id, startedAt: shift.startedAt, endedAt: endedAt, distance: distance, unit: unit,
       summary: RouteQuality(distance: distance, unit: unit).summary)
   }
 }
@@ -109,18 +115,22 @@ public struct LiveStatus: Sendable, Hashable {
     public var shiftID: Int64
     public var startedAt: Date
     public var distance: RouteDistance
+    public var unit: DistanceUnit
     public var summary: String
 
-    public init(shiftID: Int64, startedAt: Date, distance: RouteDistance, summary: String) {
+    public init(
+      shiftID: Int64, startedAt: Date, distance: RouteDistance, unit: DistanceUnit = .miles, summary: String
+    ) {
       self.shiftID = shiftID
       self.startedAt = startedAt
       self.distance = distance
+      self.unit = unit
       self.summary = summary
     }
 
     public init(shift: Shift, distance: RouteDistance, unit: DistanceUnit = .miles) {
       self.init(
-        shiftID: shift.id, startedAt: shift.startedAt, distance: distance,
+        shiftID: shift.id, startedAt: shift.startedAt, distance: distance, unit: unit,
         summary: RouteQuality(distance: distance, unit: unit).summary)
     }
   }

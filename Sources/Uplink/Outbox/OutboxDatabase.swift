@@ -1,42 +1,59 @@
-import CSQLite
 import FoundationEssentials
+import Store
 
-/// A SQLite file of the outbox's own, for running the uplink without the store (the
-/// benchmark, a standalone tool). The daemon passes the store's connection to `Outbox`
-/// instead, so a batch and its message share one transaction.
+/// The outbox through a connection of its own to the database file: the drain's (the
+/// uplink service reads and deletes on its own queue, so WAL lets its reads pass the
+/// store's writes), the benchmark's and the tests'. Each call is a transaction of its own.
 public final class OutboxDatabase {
   public let path: String
-  public let handle: OpaquePointer
+  public let outbox: Outbox
+  private let database: Database
 
-  public init(path: String) throws(OutboxError) {
-    var handle: OpaquePointer?
-    let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-    guard code == SQLITE_OK, let handle else {
-      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-      sqlite3_close_v2(handle)
-      throw OutboxError(operation: "open \(path)", code: code, message: message)
-    }
+  /// Opens (creating if needed) the file at `path` and installs the outbox's tables.
+  public init(path: String, outbox: Outbox) throws(StoreError) {
     self.path = path
-    self.handle = handle
-    let connection = SQLiteConnection(handle: handle)
-    try connection.execute("PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000", operation: "configure \(path)")
-    try Outbox.createSchema(on: handle)
+    self.outbox = outbox
+    database = try Database(path: path)
+    // WAL as the store sets it: a reader here never waits for the store's writer.
+    _ = try database.textColumn("PRAGMA journal_mode = WAL")
+    try database.install(Outbox.schema)
   }
 
-  /// Runs `body` in one IMMEDIATE transaction: committed if it returns, rolled back if it throws.
+  /// Runs `body` in one write transaction (joining one the caller opened with this).
+  public func transaction<T>(
+    _ operation: String, _ body: (StoreTransaction) throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    try database.transaction(operation, body)
+  }
+
+  /// Queues `message` in a transaction of its own.
   @discardableResult
-  public func transaction<T>(_ body: () throws -> T) throws -> T {
-    let connection = SQLiteConnection(handle: handle)
-    try connection.execute("BEGIN IMMEDIATE", operation: "begin a transaction")
-    do {
-      let result = try body()
-      try connection.execute("COMMIT", operation: "commit a transaction")
-      return result
-    } catch {
-      try? connection.execute("ROLLBACK", operation: "roll back a transaction")
-      throw error
+  public func enqueue(_ message: UplinkMessage, queuedAt: Date) throws(StoreError) -> OutboxOverflow? {
+    try transaction("queue an uplink message") { (transaction) throws(StoreError) in
+      try outbox.enqueue(message, queuedAt: queuedAt, in: transaction)
     }
   }
 
-  deinit { sqlite3_close_v2(handle) }
+  public func peek(after: Int64 = 0, limit: Int) throws(StoreError) -> [OutboxEntry] {
+    try database.read { (transaction) throws(StoreError) in try outbox.peek(after: after, limit: limit, in: transaction)
+    }
+  }
+
+  /// Removes acknowledged entries in one transaction (one disk sync for a burst of
+  /// acknowledgements); returns how many were still there.
+  @discardableResult
+  public func remove(sequences: [Int64]) throws(StoreError) -> Int {
+    guard !sequences.isEmpty else { return 0 }
+    return try transaction("remove acknowledged uplink messages") { (transaction) throws(StoreError) in
+      try outbox.remove(sequences: sequences, in: transaction)
+    }
+  }
+
+  public func depth() throws(StoreError) -> Int {
+    try database.read { (transaction) throws(StoreError) in try outbox.depth(in: transaction) }
+  }
+
+  public func oldestQueuedAt() throws(StoreError) -> Date? {
+    try database.read { (transaction) throws(StoreError) in try outbox.oldestQueuedAt(in: transaction) }
+  }
 }

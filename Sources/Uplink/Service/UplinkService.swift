@@ -7,8 +7,8 @@ import FoundationEssentials
 /// no connection.
 ///
 /// Confined to `queue`, the owner's serial queue: every method must be called there, and
-/// the publisher's events are handled there. The outbox's connection is used only on it,
-/// so the owner can pass the store's own connection if the store lives on the same queue.
+/// the publisher's events are handled there. The outbox's connection (its own to the
+/// store's file) is used only on it.
 ///
 /// After a (re)connection, everything still unacknowledged is published again from the
 /// head of the outbox. The broker may then receive a message twice; that is what the
@@ -17,7 +17,7 @@ import FoundationEssentials
 public final class UplinkService: @unchecked Sendable {
   // @unchecked: all state is confined to `queue` (checked with dispatchPrecondition).
   public let configuration: UplinkConfiguration
-  public let outbox: Outbox
+  public let outbox: OutboxDatabase
   public let queue: DispatchQueue
   public let maxInFlight: Int
   /// How long a published entry may wait for its acknowledgement, while connected, before
@@ -45,7 +45,7 @@ public final class UplinkService: @unchecked Sendable {
   private var removalScheduled = false
 
   public init(
-    configuration: UplinkConfiguration, outbox: Outbox, queue: DispatchQueue, maxInFlight: Int = 16,
+    configuration: UplinkConfiguration, outbox: OutboxDatabase, queue: DispatchQueue, maxInFlight: Int = 16,
     acknowledgementTimeout: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
     log: @escaping @Sendable (UplinkLogLine) -> Void
   ) {

@@ -62,34 +62,28 @@ extension RecordingComponent {
     responder.succeed(ExportResult(shift: figure.summary(of: stored.shift, distance: distance), segments: segments))
   }
 
+  /// The whole track: the control server assembled its parts.
   private func importTrack(_ store: SampleStore, _ arguments: ImportArguments, responder: Responder) throws {
-    switch imports.add(arguments.points, more: arguments.more, connection: responder.conversation) {
-    case let .needMore(received):
-      responder.succeed(PartAccepted(received: received))
-    case .tooLarge:
-      responder.fail(.badArguments, "the track is too long to import: at most \(ImportAssembly.maximumPoints) points")
-    case let .complete(points):
-      guard !points.isEmpty else { throw StoreError.emptyTrack }
-      let judged = TrackImport.judge(ImportAssembly.points(points), configuration: configuration.filter)
-      let refused = ImportAssembly.rejections(judged.statistics)
-      guard !judged.samples.isEmpty else {
-        responder.fail(
-          .badArguments,
-          "none of the track's \(points.count) points passes the capture rules: "
-            + ImportResult.describe(refused))
-        return
-      }
-      let shift = try store.importTrack(
-        judged.samples, source: arguments.name ?? "import", maximumSampleInterval: configuration.maximumSampleInterval)
-      let summary = figure.summary(of: shift.shift, distance: try store.recordedDistance(ofShift: shift.id))
-      let result = ImportResult(
-        shift: summary, points: points.count, kept: judged.statistics.accepted, held: judged.statistics.held,
-        accuracyAssumed: judged.statistics.accuracyAssumed, rejected: refused)
-      context?.announce(
-        .shiftImported(.init(shift: shift.id)),
-        "imported \(judged.statistics.accepted) of \(points.count) positions as shift \(shift.id): \(summary.summary)")
-      responder.succeed(result)
+    let points = arguments.points
+    guard !points.isEmpty else { throw StoreError.emptyTrack }
+    let judged = TrackImport.judge(ImportedTrack.points(points), configuration: configuration.filter)
+    let refused = ImportedTrack.rejections(judged.statistics)
+    guard !judged.samples.isEmpty else {
+      responder.fail(
+        .badArguments,
+        "none of the track's \(points.count) points passes the capture rules: " + ImportResult.describe(refused))
+      return
     }
+    let shift = try store.importTrack(
+      judged.samples, source: arguments.name ?? "import", maximumSampleInterval: configuration.maximumSampleInterval)
+    let summary = figure.summary(of: shift.shift, distance: try store.recordedDistance(ofShift: shift.id))
+    let result = ImportResult(
+      shift: summary, points: points.count, kept: judged.statistics.accepted, held: judged.statistics.held,
+      accuracyAssumed: judged.statistics.accuracyAssumed, rejected: refused)
+    context?.announce(
+      .shiftImported(.init(shift: shift.id)),
+      "imported \(judged.statistics.accepted) of \(points.count) positions as shift \(shift.id): \(summary.summary)")
+    responder.succeed(result)
   }
 
   /// The answer for a store error: what the client did wrong, or what failed here.

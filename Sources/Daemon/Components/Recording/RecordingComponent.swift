@@ -45,7 +45,6 @@ public final class RecordingComponent: DaemonComponent {
   var coordinator: RecordingCoordinator
   /// While a shift is open: its capture.
   var capture: ShiftCapture?
-  var imports = ImportAssembly()
 
   /// `makeSessionID` is a seam for tests; the daemon uses random UUIDs. The clocks are the
   /// context's.

@@ -46,10 +46,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
 
   /// Installs the outbox in the store's transactions, before the store writes anything.
   func storeOpened(_ store: SampleStore) throws {
-    try Outbox.createSchema(on: store.connectionHandle)
-    let outbox = Outbox(
-      connection: store.connectionHandle, encoder: UplinkEncoder(vehicleID: uplink.vehicleID),
-      bound: uplink.outboxBound)
+    try store.install(Outbox.schema)
     let observer = OutboxCommitObserver(outbox: outbox, unit: configuration.units)
     observer.onEnqueue = { [weak self] overflow in self?.enqueued(overflow) }
     store.commitObserver = observer
@@ -63,14 +60,9 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
     }
     for overflow in pendingOverflows { logOverflow(overflow) }
     pendingOverflows = []
-    let database = try OutboxDatabase(path: configuration.databasePath)
+    let database = try OutboxDatabase(path: configuration.databasePath, outbox: outbox)
     let logger = context.logger
-    let service = UplinkService(
-      configuration: uplink,
-      outbox: Outbox(
-        connection: database.handle, encoder: UplinkEncoder(vehicleID: uplink.vehicleID), bound: uplink.outboxBound),
-      queue: queue
-    ) { line in
+    let service = UplinkService(configuration: uplink, outbox: database, queue: queue) { line in
       let priority: LogPriority =
         switch line.level {
         case .info: .info
@@ -105,6 +97,10 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
       let status = box.service.status()
       mailbox.post { bound.withValue { $0.latest = status } }
     }
+  }
+
+  private var outbox: Outbox {
+    Outbox(encoder: UplinkEncoder(vehicleID: uplink.vehicleID), bound: uplink.outboxBound)
   }
 
   public func contribute(to status: inout StatusResult) {

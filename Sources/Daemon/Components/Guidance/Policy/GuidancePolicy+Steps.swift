@@ -124,7 +124,7 @@ extension GuidancePolicy {
     case .retryScheduled(let due, let failure):
       let retryAt = now.wallTime(ofRerouteTime: due)
       drive?.lastReroute =
-        "\(failure.kind.rawValue): \(failure.detail); asking again at \(EventTime.string(retryAt))"
+        "\(failure.kind.rawValue): \(failure.detail); asking again at \(UTCTimestamp.string(retryAt) ?? "unknown")"
       let wait = Int(due.timeIntervalSince(now.rerouteTime).rounded())
       return [
         .announce(

@@ -2,7 +2,6 @@ import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
 import Guidance
-import PlatformSupport
 
 /// How guidance words what it does for the journal and `events` followers, and rounds the
 /// numbers in its events (one decimal). POSIX digits: the daemon loads no locale data.
@@ -12,7 +11,7 @@ enum GuidanceWording {
   static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
   static func place(_ coordinate: GeoCoordinate) -> String {
-    "\(coordinate.latitude.fixedPoint(decimals: 6)),\(coordinate.longitude.fixedPoint(decimals: 6))"
+    "\(FixedDecimal.text(coordinate.latitude, digits: 6) ?? "?"),\(FixedDecimal.text(coordinate.longitude, digits: 6) ?? "?")"
   }
 
   static func routeLoaded(name: String?, mode: TravelMode, route: GuidanceRoute) -> String {

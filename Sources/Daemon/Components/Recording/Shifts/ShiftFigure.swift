@@ -9,14 +9,7 @@ import Store
 struct ShiftFigure {
   var unit: DistanceUnit
 
-  func wireDistance(_ distance: RouteDistance) -> WireDistance {
-    WireDistance(
-      metres: distance.metres,
-      value: distance.isMeasured ? (distance.value(in: unit) * 10).rounded(.toNearestOrAwayFromZero) / 10 : nil,
-      unit: unit.rawValue, segments: distance.segments, gaps: distance.gaps,
-      usablePositions: distance.usablePositions, usesInferredContinuity: distance.usesInferredContinuity,
-      isMeasured: distance.isMeasured, isPartial: distance.isPartial)
-  }
+  func wireDistance(_ distance: RouteDistance) -> WireDistance { WireDistance(distance, unit: unit) }
 
   func quality(_ distance: RouteDistance) -> RouteQuality {
     RouteQuality(distance: distance, unit: unit, separators: .posix)

@@ -1,11 +1,11 @@
+import Capture
+import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
-import GPSD
 import Guidance
-import PlatformSupport
 
 /// How a replay is shown: the JSON object of `dashpilotctl replay --json`, or the report a
-/// person reads. Kept here, beside the replay, so its shape is tested with it.
+/// person reads.
 public struct ReplayReport: Sendable {
   public var result: ReplayResult
   public var unit: DistanceUnit
@@ -39,11 +39,7 @@ public struct ReplayReport: Sendable {
       + "\"samples\":{\"received\":\(statistics.received),\"accepted\":\(statistics.accepted),"
       + "\"held\":\(statistics.held),\"accuracy_assumed\":\(statistics.accuracyAssumed),"
       + "\"rejected\":{\(rejected)},\"save_failures\":\(statistics.saveFailures)},"
-      + "\"distance\":{\"metres\":\(JSONText.number(distance.metres)),"
-      + "\"segments\":\(distance.segments),\"gaps\":\(distance.gaps),"
-      + "\"usable_positions\":\(distance.usablePositions),"
-      + "\"inferred_continuity\":\(distance.usesInferredContinuity),"
-      + "\"measured\":\(distance.isMeasured),\"partial\":\(distance.isPartial)},"
+      + "\"distance\":\(ControlCoding.text(WireDistance(distance, unit: unit))),"
       + "\"summary\":\(JSONText.string(quality.summary)),"
       + "\"spoken\":\(JSONText.string(quality.spoken))"
       + (result.guidance.map { ",\"guidance\":" + Self.json(of: $0) } ?? "")
@@ -54,9 +50,11 @@ public struct ReplayReport: Sendable {
     let events = guidance.events.map { timed in
       var members = [
         "\"type\":\(JSONText.string(timed.event.name))",
-        "\"time\":\(JSONText.string(GPSDTime.format(timed.timestamp)))",
+        "\"time\":\(UTCTimestamp.string(timed.timestamp).map(JSONText.string) ?? "null")",
       ]
-      if case let .offRoute(lateral) = timed.event { members.append("\"lateral_m\":\(JSONText.number(lateral))") }
+      if case let .offRoute(lateral) = timed.event {
+        members.append("\"lateral_m\":\(JSONText.number(lateral, digits: 3))")
+      }
       return "{" + members.joined(separator: ",") + "}"
     }
     return "{\"mode\":\(JSONText.string(guidance.mode.rawValue)),"
@@ -68,7 +66,7 @@ public struct ReplayReport: Sendable {
   static func text(of guidance: ReplayGuidanceOutcome) -> [String] {
     var lines = ["Guidance (\(guidance.mode.rawValue)):"]
     for timed in guidance.events {
-      let time = GPSDTime.format(timed.timestamp)
+      let time = UTCTimestamp.string(timed.timestamp) ?? "(no time)"
       switch timed.event {
       case .joined: lines.append("  \(time) joined the route")
       case let .offRoute(lateral):
@@ -118,32 +116,4 @@ public struct ReplayReport: Sendable {
   }
 
   private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-}
-
-/// Minimal JSON text: escaped strings and finite numbers.
-enum JSONText {
-  static func string(_ value: String) -> String {
-    var out = "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case let s where s.value < 0x20:
-        let hex = String(s.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
-  /// Metres to the millimetre; a non-finite value (an off-route fix with no part of the
-  /// route within the search) as null.
-  static func number(_ value: Double) -> String {
-    guard value.isFinite else { return "null" }
-    return value.fixedPoint(decimals: 3)
-  }
 }

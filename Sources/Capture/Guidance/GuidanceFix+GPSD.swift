@@ -4,7 +4,8 @@ import GPSD
 import Guidance
 
 extension GuidanceFix {
-  /// The fix guidance is given for a TPV with a position and a time; nil otherwise (the
+  /// The fix guidance is given for a TPV with a position and a time, whatever the filter
+  /// thinks of it (the daemon and replay both feed the engine this); nil otherwise (the
   /// engine judges where the car is at a moment, so a fix without either says nothing).
   ///
   /// Accuracy is the same radius `RouteSampleFilter` judges (`FixCandidate.horizontalAccuracy`:

@@ -1,6 +1,6 @@
 /// A mistake on the command line; the message names it, and the help for the command
 /// it was about is pointed to.
-public struct UsageError: Error, Sendable, Hashable {
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
   public var message: String
   public var command: String?
 
@@ -8,4 +8,6 @@ public struct UsageError: Error, Sendable, Hashable {
     self.message = message
     self.command = command
   }
+
+  public var description: String { message }
 }
