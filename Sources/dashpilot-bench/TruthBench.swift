@@ -27,8 +27,8 @@ private let staticRealLogs = [
 private let movingRealLogs = ["dotmorten_garmin_car_reno_tahoe"]
 
 func runTruthBenchmarks(_ report: inout BenchReport) {
-  let gpsdLogs = TestPaths.gpsdLogs
-  let realLogs = TestPaths.shared.appendingPathComponent("real-logs")
+  let gpsdLogs = SharedLogs.gpsdLogs
+  let realLogs = SharedLogs.realLogs
   var stationary: [(String, URL)] = []
   var moving: [(String, URL)] = []
   let names = (try? FileManager.default.contentsOfDirectory(atPath: gpsdLogs.path)) ?? []

@@ -60,7 +60,7 @@ struct TruthTests {
 
   // MARK: - Recordings from other public projects
 
-  static let realLogs = TestPaths.shared.appendingPathComponent("real-logs")
+  static var realLogs: URL { SharedLogs.realLogs }
 
   static func real(_ name: String) throws -> ReplayResult {
     try GPSDLogReplay.replay(contentsOf: realLogs.appendingPathComponent("\(name).json"))
@@ -69,7 +69,7 @@ struct TruthTests {
   /// A Garmin GPS 15H parked through a cold start: its first fixes sit ~110 m from where
   /// it settles. It recorded 111.1 m in one stretch and a gap before; now nothing, in one
   /// unbroken stretch of held samples.
-  @Test func aColdStartingParkedGarminRecordsNothing() throws {
+  @Test(.requiresSharedRealLogs) func aColdStartingParkedGarminRecordsNothing() throws {
     let result = try Self.real("marineapi_garmin15h_coldstart_static")
     #expect(result.distance.metres == 0)
     #expect(result.distance.gaps == 0)
@@ -80,7 +80,7 @@ struct TruthTests {
   /// Parked receivers that wander (signalk: up to 22 m, and its speeds integrate to 245 m)
   /// or hold still at RTK precision: nothing recorded, and twenty minutes parked is no gap
   /// (signalk's was one before: its only sample was twenty minutes before the log ended).
-  @Test(arguments: ["signalk_amsterdam_static", "rosdrivers_navsat_rtkfixed_static"])
+  @Test(.requiresSharedRealLogs, arguments: ["signalk_amsterdam_static", "rosdrivers_navsat_rtkfixed_static"])
   func parkedReceiversRecordNothingInOneStretch(_ name: String) throws {
     let result = try Self.real(name)
     #expect(result.distance.metres == 0)
@@ -89,7 +89,7 @@ struct TruthTests {
   }
 
   /// GGA and GSA only: no date anywhere, so gpsd reports no time and nothing can be dated.
-  @Test func aReceiverWithoutADateRecordsNothing() throws {
+  @Test(.requiresSharedRealLogs) func aReceiverWithoutADateRecordsNothing() throws {
     let result = try Self.real("marineapi_garmin15_ggaonly_static")
     #expect(result.distance.usablePositions == 0)
     #expect(result.statistics.rejected[.invalidCoordinate] == 379)
@@ -98,7 +98,7 @@ struct TruthTests {
   /// A 137 km car drive at 2 s: the recorded figure stays within 0.2 % under what the
   /// receiver's own speeds add up to, and the two edits of 798 s and 1,250 s in the
   /// published file are its only gaps (the 60 s one is within the continuity limit).
-  @Test func aLongCarDriveKeepsItsDistanceAndSeesOnlyTheEditsAsGaps() throws {
+  @Test(.requiresSharedRealLogs) func aLongCarDriveKeepsItsDistanceAndSeesOnlyTheEditsAsGaps() throws {
     let data = try Data(contentsOf: Self.realLogs.appendingPathComponent("dotmorten_garmin_car_reno_tahoe.json"))
     let speeds = ReceiverSpeedIntegral().metres(of: data)
     #expect(abs(speeds - 137_347.8) < 0.5)

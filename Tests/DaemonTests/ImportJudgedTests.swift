@@ -16,11 +16,11 @@ import Testing
   /// speed on every point: its speeds add up to 9.75 km, the naive sum of its steps to
   /// 10.46 km. Every point used to be stored and measured (10.4 km); the figure is now
   /// carried by the logger's speeds.
-  @Test func aRealLoggersTrackIsJudgedAndMeasuredUnderItsSpeeds() throws {
+  @Test(.requiresSharedRealLogs) func aRealLoggersTrackIsJudgedAndMeasuredUnderItsSpeeds() throws {
     let daemon = try DaemonUnderTest()
     defer { daemon.stop() }
     try daemon.waitUntilReady()
-    let gpx = TestPaths.shared.appendingPathComponent("real-logs/gpsbabel_holux_m241_car_loop.gpx")
+    let gpx = SharedLogs.realLogs.appendingPathComponent("gpsbabel_holux_m241_car_loop.gpx")
     let result = try Self.importing(gpx, into: daemon)
     let tally = try #require(result["import"] as? [String: Any])
     #expect(tally["points"] as? Int == 1199)
