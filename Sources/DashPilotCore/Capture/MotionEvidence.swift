@@ -32,7 +32,7 @@ struct MotionEvidence: Sendable, Hashable {
     let apart = GeographicDistance.metres(from: lastSeen.coordinate, to: candidate.coordinate)
     if apart / interval > configuration.maximumImpliedSpeed { return true }
     guard let before = lastSeen.speed, let after = candidate.speed else { return false }
-    let carried = max(before, after) * interval * (1 + configuration.speedEvidenceFraction)
+    let carried = max(before, after) * interval
     let noise = configuration.stationaryErrorFraction * (lastSeen.horizontalAccuracy + candidate.horizontalAccuracy)
     return apart > carried + noise + configuration.speedEvidenceMargin
   }

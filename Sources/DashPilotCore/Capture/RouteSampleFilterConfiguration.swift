@@ -26,12 +26,12 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// wanders by more than `minimumMovement`, and that wander is not driving. Two fixes each
   /// within their 95 % radius r of the truth can be up to 2r apart, hence 2.
   public var stationaryErrorFraction: Double = 2.0
-  /// A move from the last retained sample longer than the distance the receiver's reported
-  /// speeds integrate to since then, by more than this fraction of it plus
-  /// `speedEvidenceMargin` metres, is the position estimate moving (a cold start settling,
-  /// a reflected signal), not the vehicle: it is not kept as a move. Doppler speed is far
-  /// less noisy than position, and this keeps the recorded figure a floor.
-  public var speedEvidenceFraction: Double = 0
+  /// A move from the last retained sample must be carried by the receiver's reported
+  /// speeds: the distance they integrate to since then, plus what earlier moves of the
+  /// stretch left unused (a chord is shorter than its bend), plus this margin (metres)
+  /// once a stretch. A move they do not carry is the position estimate moving (a cold
+  /// start settling, a reflected signal, noise), not the vehicle: it is not kept as a move.
+  /// Doppler speed is far less noisy than position, and this keeps the figure a floor.
   public var speedEvidenceMargin: Double = 5
   /// ... as long as the move is within this multiple of the error estimates (the larger of
   /// the fix's and the reference's): a cold start's first fixes can sit 100 m off while
