@@ -67,7 +67,7 @@ let package = Package(
     .executableTarget(
       name: "dashpilot-bench",
       dependencies: [
-        "Capture", "DashPilotCore", "GPSD", "Guidance", "Routing", "Store", "TestSupport", "Uplink",
+        "Capture", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport", "Routing", "Store", "TestSupport", "Uplink",
       ]),
 
     // Tests.

@@ -58,4 +58,10 @@ func runCaptureBenchmarks(_ report: inout BenchReport) {
   report.record("capture.replay_fixes_per_second", (Double(fixes) / seconds).rounded(), "fixes/s")
   report.record("capture.replay_lines_per_second", (Double(fixes * 2 + 1) / seconds).rounded(), "lines/s")
   report.record("capture.replay_kept_samples", Double(result?.statistics.accepted ?? 0), "samples")
+  do {
+    try CaptureInstructionsBench.run(&report)
+  } catch {
+    FileHandle.standardError.write(Data("capture instructions benchmark failed: \(error)\n".utf8))
+    print("bench capture.instructions_error 1 error")
+  }
 }

@@ -1,7 +1,7 @@
 // End to end through a real gpsd: an hour of 10 Hz driving written to a receiver's
 // terminal as fast as gpsd reads it, with `dashpilotd` (recording a shift), `gpxlogger`
 // and `gpspipe -w` all connected to that gpsd in the same run. What each process spent
-// (user + system CPU from /proc) is the cost of that hour; the ratios compare dashpilotd
+// (CPU over every thread, `ProcessFigures.cpuSeconds`) is the cost of that hour; the ratios compare dashpilotd
 // with the two clients gpsd ships, measured on the same fixes at the same moment.
 import DashPilotCore
 import Foundation
@@ -17,6 +17,12 @@ func runEndToEndCPUBenchmarks(_ report: inout BenchReport) {
   } catch {
     FileHandle.standardError.write(Data("end-to-end CPU benchmark failed: \(error)\n".utf8))
     print("bench e2e.error 1 error")
+  }
+  do {
+    try RealtimeCPUBench.run(&report)
+  } catch {
+    FileHandle.standardError.write(Data("real-time CPU benchmark failed: \(error)\n".utf8))
+    print("bench e2e.realtime_error 1 error")
   }
 }
 
@@ -57,7 +63,8 @@ enum EndToEndCPUBench {
     let gpspipe = try GPSDChildProcess(executable: "/usr/bin/gpspipe", arguments: ["-w", server], outputPath: pipePath)
     defer { gpspipe.killGroup() }
     // Both are watching once gpsd has answered gpspipe's WATCH; gpxlogger gets a moment more.
-    guard waitFor(timeout: 20, { fileText(pipePath).contains("\"class\":\"WATCH\"") }) else {
+    guard ProcessFigures.waitFor(timeout: 20, { ProcessFigures.fileText(pipePath).contains("\"class\":\"WATCH\"") })
+    else {
       throw Failure(description: "gpspipe never got gpsd's WATCH answer")
     }
     usleep(1_000_000)
@@ -72,7 +79,7 @@ enum EndToEndCPUBench {
     let chunks: [String] = stride(from: 0, to: fixes, by: 100).map { first in
       (first..<min(first + 100, fixes)).flatMap(ReliabilityDrive.nmeaSentences).map { $0 + "\r\n" }.joined()
     }
-    let before = processes.map { cpuSeconds(of: $0.1) }
+    let before = processes.map { ProcessFigures.cpuSeconds(of: $0.1) }
     let feedStart = DispatchTime.now().uptimeNanoseconds
     for (index, chunk) in chunks.enumerated() {
       try receiver.write(chunk)
@@ -81,26 +88,28 @@ enum EndToEndCPUBench {
       if due > now { usleep(useconds_t((due - now) / 1000)) }
     }
 
-    // The hour has passed through when gpspipe printed the last fix and dashpilotd's
-    // shift has stopped growing; then every process is idle again.
+    // The hour has passed through when gpspipe printed the last fix and dashpilotd has
+    // gone idle (it may still be catching up); then the CPU is read, before any status
+    // request adds its own cost, and the counts after.
     let lastTime = "\"time\":\"\(GPSDTimeText.iso(ReliabilityDrive.time(fixes - 1).timeIntervalSince1970).dropLast(5))"
-    guard waitFor(timeout: 600, { fileText(pipePath).contains(lastTime) }) else {
+    guard ProcessFigures.waitFor(timeout: 600, { ProcessFigures.fileText(pipePath).contains(lastTime) }) else {
       throw Failure(description: "gpspipe never printed the last fix (\(lastTime))")
     }
     let feedSeconds = Double(DispatchTime.now().uptimeNanoseconds - feedStart) / 1e9
-    var stored = -1
-    var status: [String: Any] = [:]
+    var previous = ProcessFigures.cpuSeconds(of: daemon.pid) ?? 0
     while true {
       usleep(1_500_000)
-      status = try daemon.controlJSON(["status"])
-      let now = status.object("shift.distance")?["usable_positions"] as? Int ?? 0
-      if now == stored { break }
-      stored = now
+      let now = ProcessFigures.cpuSeconds(of: daemon.pid) ?? 0
+      // Idle is its tick alone: well under 10 ms of CPU in 1.5 s.
+      if now - previous < 0.01 { break }
+      previous = now
     }
+    let after = processes.map { ProcessFigures.cpuSeconds(of: $0.1) }
+    let status = try daemon.controlJSON(["status"])
+    let stored = status.object("shift.distance")?["usable_positions"] as? Int ?? -1
     let capture = status.object("capture") ?? [:]
     let rejected = (capture["rejected"] as? [String: Int] ?? [:]).values.reduce(0, +)
     let judged = (capture["accepted"] as? Int ?? 0) + rejected
-    let after = processes.map { cpuSeconds(of: $0.1) }
     var spent: [String: Double] = [:]
     for (index, process) in processes.enumerated() {
       guard let start = before[index], let end = after[index] else {
@@ -108,8 +117,8 @@ enum EndToEndCPUBench {
       }
       spent[process.0] = end - start
     }
-    let pipeTPVs = fileText(pipePath).components(separatedBy: "\"class\":\"TPV\"").count - 1
-    let gpxPoints = fileText(gpxPath).components(separatedBy: "<trkpt").count - 1
+    let pipeTPVs = ProcessFigures.fileText(pipePath).components(separatedBy: "\"class\":\"TPV\"").count - 1
+    let gpxPoints = ProcessFigures.fileText(gpxPath).components(separatedBy: "<trkpt").count - 1
 
     report.record("e2e.fixes_fed", Double(fixes), "fixes")
     report.record("e2e.feed_seconds", (feedSeconds * 100).rounded() / 100, "s")
@@ -128,27 +137,5 @@ enum EndToEndCPUBench {
         report.record("e2e.dashpilotd_cpu_ratio_to_\(name)", (daemonCPU / other * 100).rounded() / 100, "ratio")
       }
     }
-  }
-
-  /// User + system CPU seconds of `pid` from /proc/PID/stat.
-  static func cpuSeconds(of pid: pid_t) -> Double? {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = text.lastIndex(of: ")")
-    else { return nil }
-    // Fields after "(comm)": state is field 3, utime 14 and stime 15.
-    let fields = text[text.index(after: close)...].split(separator: " ")
-    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-  }
-
-  static func fileText(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-
-  static func waitFor(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while Date() < deadline {
-      if condition() { return true }
-      usleep(200_000)
-    }
-    return condition()
   }
 }

@@ -13,7 +13,11 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("reliability", runReliabilityBenchmarks),
   ("daemon", runDaemonBenchmarks),
   ("e2e", runEndToEndCPUBenchmarks),
+  ("wear", runStoreWearBenchmarks),
 ]
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == CaptureInstructionsBench.childFlag {
+  exit(CaptureInstructionsChild.run(log: CommandLine.arguments[2], database: CommandLine.arguments[3]))
+}
 let chosen = Set(CommandLine.arguments.dropFirst())
 if let unknown = chosen.first(where: { name in !areas.contains { $0.0 == name } }) {
   FileHandle.standardError.write(
