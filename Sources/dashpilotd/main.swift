@@ -9,7 +9,7 @@ import Daemon
 // queues what the recording component's store commits and publishes it to the broker.
 exit(
   DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())) { configuration in
-    let recording = RecordingComponent(configuration: configuration)
+    let recording = RecordingComponent(configuration: configuration, batchPolicy: configuration.batchPolicy)
     let guidance = GuidanceComponent(configuration: configuration)
     recording.addFixObserver(guidance)
     // The fleet uplink only with an [Uplink] section: otherwise no outbox, no connection.

@@ -1,6 +1,7 @@
 import DashPilotCore
 import Foundation
 import Guidance
+import Store
 import TestSupport
 import Testing
 
@@ -39,6 +40,7 @@ struct ConfigurationTests {
       Units=kilometres
       [Store]
       Database=/srv/dp.sqlite
+      CommitInterval=5
       [Control]
       Socket=/run/dp.sock
       SocketGroup=users
@@ -61,6 +63,8 @@ struct ConfigurationTests {
     #expect(configuration.maximumSampleInterval == 90)
     #expect(configuration.units == .kilometres)
     #expect(configuration.databasePath == "/srv/dp.sqlite")
+    #expect(configuration.commitInterval == 5)
+    #expect(configuration.batchPolicy == SampleBatchPolicy(maximumPendingAge: 5, maximumPendingCount: 160))
     #expect(configuration.socketPath == "/run/dp.sock")
     #expect(configuration.socketGroup == "users")
     #expect(configuration.idleTimeout == 0.5)
@@ -91,6 +95,10 @@ struct ConfigurationTests {
         "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store, Uplink"
       ),
       ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
+      (
+        "[Store]\nCommitInterval=0\n",
+        "test.conf:2: CommitInterval: \"0\" is not a number of seconds from 0.1 to 60"
+      ),
       ("[Store]\nDatabase=relative.sqlite\n", "test.conf:2: Database: \"relative.sqlite\" is not an absolute path"),
       ("[Guidance]\nMode=driving\nMode=walking\n", "test.conf:3: Mode: set twice (first on line 2)"),
       ("[Routing]\nURL=ftp://x\n", "test.conf:2: URL: \"ftp://x\" is not an http:// or https:// URL"),

@@ -14,7 +14,7 @@ public enum ConfigurationValidator {
       "MaximumHorizontalAccuracy", "AssumedAccuracy", "MaximumAge", "MaximumImpliedSpeed", "MinimumMovement",
     ],
     "Measurement": ["MaximumSampleInterval", "Units"],
-    "Store": ["Database"],
+    "Store": ["Database", "CommitInterval"],
     "Control": ["Socket", "SocketGroup", "IdleTimeout", "MaximumClients"],
     "Guidance": ["Mode", "Language", "SpeechCommand"],
     "Routing": ["Provider", "URL"],
@@ -117,6 +117,8 @@ public enum ConfigurationValidator {
     case ("Store", "Database"):
       guard value.hasPrefix("/") else { return "\"\(value)\" is not an absolute path" }
       configuration.databasePath = value
+    case ("Store", "CommitInterval"):
+      return number(value, "seconds", 0.1...60) { configuration.commitInterval = $0 }
     case ("Control", "Socket"):
       if let problem = socketPathProblem(value) { return problem }
       configuration.socketPath = value

@@ -1,6 +1,7 @@
 import DashPilotCore
 import FoundationEssentials
 import Guidance
+import Store
 import Uplink
 
 /// Everything the daemon is configured with: a plain value, built from the defaults, then
@@ -10,6 +11,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var filter = RouteSampleFilter.Configuration()
   public var units: DistanceUnit = .miles
   public var databasePath = "/var/lib/dashpilot/dashpilot.sqlite"
+  /// How long a kept fix may wait in memory before it is committed: what a power cut or a
+  /// SIGKILL can lose, traded against what each commit writes to the card.
+  public var commitInterval: TimeInterval = 1
   public var socketPath = "/run/dashpilot/control.sock"
   /// The group the socket belongs to; nil keeps the daemon's own group (the unit's
   /// `Group=dashpilot`).
@@ -28,6 +32,13 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var uplink: UplinkConfiguration?
 
   public init() {}
+
+  /// The store's batching for `commitInterval`: 32 fixes a second of interval at most, so a
+  /// longer interval batches more rather than committing on the count.
+  public var batchPolicy: SampleBatchPolicy {
+    SampleBatchPolicy(
+      maximumPendingAge: commitInterval, maximumPendingCount: 32 * max(1, Int(commitInterval.rounded(.up))))
+  }
 
   public static let defaultConfigurationPath = "/etc/dashpilot/dashpilot.conf"
 
