@@ -129,8 +129,10 @@ public struct ShiftPolicy: Sendable, Hashable {
       if let last = shift.lastMove,
         sample.timestamp.timeIntervalSince(last.timestamp) >= configuration.endAfterStop
       {
+        // The first sample after so long shows where the vehicle is, not how it got there:
+        // it is where it stands, so one sample never both ends a shift and starts one.
         return end(shift, cause: shift.interrupted ? .captureLost : .stopped)
-          + apply(sample, isMove: isMove, newSession: newSession)
+          + apply(sample, isMove: false, newSession: newSession)
       }
       guard isMove || shift.lastMove == nil else {
         shift.standing.append(sample)
