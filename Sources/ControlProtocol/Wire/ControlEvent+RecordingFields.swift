@@ -76,14 +76,14 @@ extension DaemonEvent {
   }
 
   /// A session whose receiver reports no error estimate, and the accuracy its fixes are
-  /// kept with (metres, `[Capture] AssumedAccuracy=`).
+  /// kept with (metres, `[Capture] AssumedAccuracy=`); `shift` is absent while none is open.
   public struct AccuracyAssumed: Sendable, Hashable, Codable {
     public var session: String
-    public var shift: Int64
+    public var shift: Int64?
     public var accuracyMetres: Double
     public static let reason = "no error estimate"
 
-    public init(session: String, shift: Int64, accuracyMetres: Double) {
+    public init(session: String, shift: Int64?, accuracyMetres: Double) {
       self.session = session
       self.shift = shift
       self.accuracyMetres = accuracyMetres
@@ -97,14 +97,14 @@ extension DaemonEvent {
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       session = try container.decode(String.self, forKey: .session)
-      shift = try container.decode(Int64.self, forKey: .shift)
+      shift = try container.decodeIfPresent(Int64.self, forKey: .shift)
       accuracyMetres = try container.decode(Double.self, forKey: .accuracyMetres)
     }
 
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(session, forKey: .session)
-      try container.encode(shift, forKey: .shift)
+      try container.encodeIfPresent(shift, forKey: .shift)
       try container.encode(accuracyMetres, forKey: .accuracyMetres)
       try container.encode(Self.reason, forKey: .reason)
     }
