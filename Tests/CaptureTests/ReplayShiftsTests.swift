@@ -77,6 +77,15 @@ struct ReplayShiftsTests {
     }
   }
 
+  /// Each shift as "START END started_by ended_by" (ISO 8601 UTC), to pin what the policy
+  /// decides to the second.
+  static func windows(_ shifts: [ReplayShift]) -> [String] {
+    shifts.map { shift in
+      [UTCTimestamp.string(shift.startedAt) ?? "?", UTCTimestamp.string(shift.endedAt) ?? "?"].joined(separator: " ")
+        + " \(shift.startedBy.rawValue) \(shift.endedBy.rawValue)"
+    }
+  }
+
   @Test(
     "a delivery day: stops of 5, 15 and 40 minutes and a 10-minute power cut keep a shift; an hour parked and two hours off end one"
   )
@@ -85,6 +94,15 @@ struct ReplayShiftsTests {
     let shifts = try #require(result.shifts)
     #expect(shifts.map(\.endedBy) == [.stopped, .captureLost, .endOfLog])
     Self.check(shifts, against: truths, "delivery-day")
+    // Each from its first kept move (the van pulls away a second or three earlier) to its
+    // last: the hour parked ends the first at 08:14:08, the two hours off the second at
+    // 09:36:39, its last fix before the cut.
+    #expect(
+      Self.windows(shifts) == [
+        "2024-05-02T06:41:06.000Z 2024-05-02T08:14:08.000Z movement stopped",
+        "2024-05-02T09:14:14.000Z 2024-05-02T09:36:39.000Z movement capture_lost",
+        "2024-05-02T11:38:13.000Z 2024-05-02T11:45:34.000Z movement end_of_log",
+      ])
     // Parked with the receiver reporting is no gap; the short power cut is one (a new
     // capture session), and the stand that ended the first shift is not in it.
     #expect(shifts.map(\.distance.gaps) == [0, 1, 0])
@@ -98,6 +116,17 @@ struct ReplayShiftsTests {
     let (result, _) = try Self.replay("delivery-day", endAfterStop: 600)
     let shifts = try #require(result.shifts)
     #expect(shifts.map(\.endedBy) == [.stopped, .stopped, .stopped, .captureLost, .captureLost, .endOfLog])
+    // The 15-minute delivery, the lunch and the hour parked end shifts (stopped); the
+    // 10-minute and the 2-hour cuts end them (capture_lost); each at its last move.
+    #expect(
+      Self.windows(shifts) == [
+        "2024-05-02T06:41:06.000Z 2024-05-02T07:00:24.000Z movement stopped",
+        "2024-05-02T07:15:53.000Z 2024-05-02T07:28:18.000Z movement stopped",
+        "2024-05-02T08:08:22.000Z 2024-05-02T08:14:08.000Z movement stopped",
+        "2024-05-02T09:14:14.000Z 2024-05-02T09:18:50.000Z movement capture_lost",
+        "2024-05-02T09:30:30.000Z 2024-05-02T09:36:39.000Z movement capture_lost",
+        "2024-05-02T11:38:13.000Z 2024-05-02T11:45:34.000Z movement end_of_log",
+      ])
     #expect(shifts.allSatisfy { $0.distance.gaps == 0 })
   }
 
@@ -114,6 +143,8 @@ struct ReplayShiftsTests {
     let (result, truths) = try Self.replay("creeping-traffic")
     let shifts = try #require(result.shifts)
     Self.check(shifts, against: truths, "creeping-traffic")
+    // The van creeps from 08:02:10; capture keeps its first move 38 s on (issue 13's hold).
+    #expect(Self.windows(shifts) == ["2024-05-04T08:02:48.000Z 2024-05-04T08:19:32.000Z movement end_of_log"])
   }
 }
 
