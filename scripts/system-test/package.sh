@@ -275,7 +275,7 @@ port=$(( 40000 + RANDOM % 20000 ))
 conf=$root/etc/dashpilot/dashpilot.conf
 sed -i "s|^#Address=localhost:2947|Address=127.0.0.1:$port|; s|^#Units=miles|Units=kilometres|; s|^Start=movement|Start=manual|" "$conf"
 edited_sum=$(md5sum <"$conf")
-check "the configuration is edited (two keys)" expect_equal "2" bash -c "grep -cE '^(Address=127.0.0.1:$port|Units=kilometres)$' '$conf'"
+check "the configuration is edited (three keys)" expect_equal "3" bash -c "grep -cE '^(Address=127.0.0.1:$port|Units=kilometres|Start=manual)$' '$conf'"
 check "systemctl restart dashpilotd applies it" in_container timeout 40 systemctl restart dashpilotd
 status_json() { as_driver dashpilotctl status --json; }
 json_value() {  # json_value EXPRESSION: over status --json as the driver ("s")
