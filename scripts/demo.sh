@@ -5,9 +5,11 @@
 # It builds dashpilotd and dashpilotctl, starts a private gpsd fed by gpsfake with a
 # recorded drive (Fixtures/drives/city-drive.nmea, its times moved to today so the shift's
 # window and the drive agree), runs dashpilotd unprivileged with every path in a temporary
-# directory, starts a shift (and follows a route when this build can load one), shows
-# `dashpilotctl status` every 2 s until the drive ends, then ends the shift and prints its
-# report. Every process it started is stopped on exit, however it exits.
+# directory with `[Shift] Start=movement` (as a box ships), follows a route when this build
+# can load one, and shows `dashpilotctl status` every 2 s until the drive ends. Nobody
+# starts a shift: it opens by itself when the car drives off. Once the drive is over the
+# demo ends that shift (on a box it would end by itself 45 min after the last move) and
+# prints its report. Every process it started is stopped on exit, however it exits.
 #
 #   DASHPILOT_DEMO_DRIVE   the drive to play (default Fixtures/drives/city-drive.nmea)
 #   DASHPILOT_DEMO_CYCLE   gpsfake's seconds per sentence (default 0.006: about 55 s)
@@ -104,6 +106,8 @@ Address=127.0.0.1:$port
 Database=$work/dashpilot.sqlite
 [Control]
 Socket=$work/control.sock
+[Shift]
+Start=movement
 CONF
 
 run_as=()
@@ -119,8 +123,8 @@ ctl() { "$bin/dashpilotctl" --socket "$work/control.sock" "$@"; }
 for _ in $(seq 1 100); do [ -S "$work/control.sock" ] && break; sleep 0.1; done
 [ -S "$work/control.sock" ] || { cat "$work/dashpilotd.log"; echo "dashpilotd did not start"; exit 1; }
 
-say "dashpilotctl shift start"
-ctl shift start
+say "no shift yet: it starts when the car drives off"
+ctl status
 say "dashpilotctl route load (a route along the drive)"
 if ! route_output=$(ctl route load "$work/route.geojson" --mode driving 2>&1); then
   echo "skipped: $route_output"
@@ -132,28 +136,34 @@ say "gpsfake plays $(basename "$drive") into gpsd on port $port"
 setsid gpsfake -1 -q -P "$port" -c "$cycle" "$work/drive.nmea" >"$work/gpsfake.log" 2>&1 &
 gpsfake_pid=$!
 
-# status --json's capture session and gpsd device, as "SESSION DEVICE" ("-" for none).
+# status --json's capture session, gpsd device and open shift, as "SESSION DEVICE SHIFT"
+# ("-" for none).
 capture_state() {
   ctl status --json 2>/dev/null | python3 -c '
 import json, sys
 s = json.load(sys.stdin)
-print((s["capture"].get("session") or "-"), (s["gpsd"].get("device") or "-"))' 2>/dev/null || echo "- -"
+print((s["capture"].get("session") or "-"), (s["gpsd"].get("device") or "-"), ((s.get("shift") or {}).get("id") or "-"))' 2>/dev/null || echo "- - -"
 }
 seen_session=0
+shift_id=
 deadline=$((SECONDS + 240))
 while [ $SECONDS -lt $deadline ]; do
   if [ -t 1 ]; then printf '\033[H\033[2J'; else printf '\n---- %s\n' "$(date +%H:%M:%S)"; fi
   ctl status || true
-  read -r session device <<<"$(capture_state)"
+  read -r session device open_shift <<<"$(capture_state)"
   [ "$session" != "-" ] && seen_session=1
+  [ -z "$shift_id" ] && [ "$open_shift" != "-" ] && shift_id=$open_shift
   # The drive has ended once gpsd has let the receiver go and the session with it.
   if [ $seen_session -eq 1 ] && [ "$session" = "-" ] && [ "$device" = "-" ]; then break; fi
   kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/dashpilotd.log"; echo "dashpilotd stopped"; exit 1; }
   sleep 2
 done
 
-say "dashpilotctl shift end"
-shift_id=$(ctl shift end --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+[ -n "$shift_id" ] || { cat "$work/dashpilotd.log"; echo "no shift opened when the car drove off"; exit 1; }
+say "the car drove off and shift $shift_id opened by itself:"
+grep -F "shift $shift_id started on movement" "$work/dashpilotd.log" || true
+say "dashpilotctl shift end (the drive is over; on a box the shift ends 45 min after its last move)"
+ctl shift end
 say "dashpilotctl shift show $shift_id"
 ctl shift show "$shift_id"
 say "what dashpilotd wrote to its log (progress along the route left out)"

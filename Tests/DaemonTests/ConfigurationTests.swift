@@ -53,6 +53,10 @@ struct ConfigurationTests {
       [Routing]
       Provider=osrm
       URL=http://127.0.0.1:5000
+      [Shift]
+      Start=movement
+      EndAfterStop=1.5h
+      StartDistance=350
       """
     ).get()
     #expect(configuration.gpsd == ServiceAddress(host: "::1", port: 2950))
@@ -74,6 +78,19 @@ struct ConfigurationTests {
     #expect(configuration.speechCommand == "espeak-ng --stdin")
     #expect(configuration.routingProvider == .osrm)
     #expect(configuration.routingURL == "http://127.0.0.1:5000")
+    #expect(configuration.shiftStart == .movement)
+    #expect(configuration.shiftPolicy.endAfterStop == 5400)
+    #expect(configuration.shiftPolicy.startDistance == 350)
+  }
+
+  @Test("[Shift] EndAfterStop takes seconds, s, min or h; without the section shifts start by hand")
+  func shiftDurations() throws {
+    for (text, seconds) in [("45min", 2700.0), ("2700", 2700), ("2700s", 2700), ("1h", 3600), ("90s", 90)] {
+      #expect(try load("[Shift]\nEndAfterStop=\(text)\n").get().shiftPolicy.endAfterStop == seconds)
+    }
+    let defaults = try load("").get()
+    #expect(defaults.shiftStart == .manual)
+    #expect(defaults.shiftPolicy == ShiftPolicy.Configuration(endAfterStop: 2700, startDistance: 200))
   }
 
   @Test(
@@ -92,7 +109,7 @@ struct ConfigurationTests {
       ),
       (
         "[Gpsd]\nAddress=localhost:1\n",
-        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Store, Uplink"
+        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Shift, Store, Uplink"
       ),
       ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
       (
@@ -103,6 +120,23 @@ struct ConfigurationTests {
       ("[Guidance]\nMode=driving\nMode=walking\n", "test.conf:3: Mode: set twice (first on line 2)"),
       ("[Routing]\nURL=ftp://x\n", "test.conf:2: URL: \"ftp://x\" is not an http:// or https:// URL"),
       ("[Control]\nMaximumClients=0\n", "test.conf:2: MaximumClients: \"0\" is not a whole number from 1 to 1000"),
+      ("[Shift]\nStart=ignition\n", "test.conf:2: Start: \"ignition\" is not movement or manual"),
+      (
+        "[Shift]\nEndAfterStop=45 min\n",
+        "test.conf:2: EndAfterStop: \"45 min\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
+      ),
+      (
+        "[Shift]\nEndAfterStop=2d\n",
+        "test.conf:2: EndAfterStop: \"2d\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
+      ),
+      (
+        "[Shift]\nEndAfterStop=30s\n",
+        "test.conf:2: EndAfterStop: \"30s\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
+      ),
+      (
+        "[Shift]\nStartDistance=20\n",
+        "test.conf:2: StartDistance: \"20\" is not a number of metres from 100 to 10000"
+      ),
       (
         "[GPSD]\nthis line has no equals sign\n",
         "test.conf:2: \"this line has no equals sign\" is not a [Section] header, a comment or a Key=Value line"
@@ -122,8 +156,11 @@ struct ConfigurationTests {
   func shippedFileDocumentsDefaults() throws {
     let shipped = try String(
       contentsOf: TestPaths.repositoryRoot.appendingPathComponent("config/dashpilot.conf"), encoding: .utf8)
-    // As shipped, every key is commented out: the defaults apply.
-    #expect(try load(shipped).get() == DaemonConfiguration())
+    // As shipped, every key is commented out but [Shift] Start=movement: the defaults
+    // apply, and shifts start on movement.
+    var shippedConfiguration = DaemonConfiguration()
+    shippedConfiguration.shiftStart = .movement
+    #expect(try load(shipped).get() == shippedConfiguration)
     // Uncommenting every documented key gives the same configuration: each comment holds
     // the real default. ([Uplink], which is off until a broker is named, has a test of its
     // own in UplinkConfigurationFileTests.)
@@ -137,7 +174,7 @@ struct ConfigurationTests {
     let documented = Set(entries.map { "\($0.section).\($0.key)" })
     let known = Set(ConfigurationValidator.knownKeys.flatMap { section, keys in keys.map { "\(section).\($0)" } })
     #expect(documented == known)
-    #expect(try load(uncommented).get() == DaemonConfiguration())
+    #expect(try load(uncommented).get() == shippedConfiguration)
   }
 
   @Test("the command line overrides the file; a missing default file means defaults")

@@ -186,6 +186,41 @@ struct StatusRendererTests {
     #expect(lines.allSatisfy { !$0.contains("\u{1B}") })
   }
 
+  @Test("a shift started on movement says so, and how long it has stood and when it ends by itself")
+  func handsFree() {
+    var standing = status
+    standing.shift?.startedBy = .movement
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+    func line(_ live: ShiftSummary.Live) -> String {
+      standing.shift?.live = live
+      return StatusRenderer(console: CapturedConsole().console(), now: now).render(standing)[4]
+    }
+    let clock = HumanFormat.clock(now, now: now)
+    #expect(
+      line(.init(stoppedSince: now, stoppedSeconds: 742, endsAfterStopSeconds: 2700))
+        == "shift      #12 since \(clock) (started on movement) · stopped 12 min, ends after 45 min · 4.5 mi recorded · partial route"
+    )
+    #expect(
+      line(.init(endsAfterStopSeconds: 2700))
+        == "shift      #12 since \(clock) (started on movement) · 4.5 mi recorded · partial route")
+    #expect(
+      line(.init(stoppedSince: now, endsAfterStopSeconds: 2700, waitingForFix: true))
+        == "shift      #12 since \(clock) (started on movement) · no fix since the restart: the next one decides (ends after 45 min without a move) · 4.5 mi recorded · partial route"
+    )
+    standing.shift?.startedBy = .manual
+    #expect(line(.init()) == "shift      #12 since \(clock) (started by hand) · 4.5 mi recorded · partial route")
+  }
+
+  @Test("a shift row says how it started and ended")
+  func rowCauses() {
+    var shift = status.shift!
+    shift.endedAt = Date(timeIntervalSince1970: 1_700_003_600)
+    shift.startedBy = .movement
+    shift.endedBy = .captureLost
+    let row = ShiftRenderer(console: CapturedConsole().console()).row(shift, now: shift.startedAt)
+    #expect(row.hasSuffix(" · partial route  (started on movement, ended when capture was lost)"))
+  }
+
   @Test("colour adds to the words and never replaces them")
   func coloured() {
     let lines = StatusRenderer(console: CapturedConsole().console(colour: true)).render(status)

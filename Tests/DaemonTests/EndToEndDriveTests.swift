@@ -155,7 +155,7 @@ struct EndToEndDriveTests {
     let rows = shifts.standardOutput.split(separator: "\n").map(String.init)
     #expect(rows.count == 1)
     #expect(rows.first?.hasPrefix("#1  ") == true)
-    #expect(rows.first?.hasSuffix("  7.0 mi recorded · partial route") == true)
+    #expect(rows.first?.hasSuffix("  7.0 mi recorded · partial route  (started by hand, ended by hand)") == true)
 
     let shown = try daemon.control(["shift", "show", "1"])
     #expect(shown.status == 0)

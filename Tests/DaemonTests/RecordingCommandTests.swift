@@ -72,9 +72,11 @@ struct RecordingCommandTests {
     let rows = try daemon.control(["shifts"]).standardOutput.split(separator: "\n").map(String.init)
     #expect(rows.count == 2)
     #expect(rows.first?.hasPrefix("#2  ") == true)
-    #expect(rows.first?.hasSuffix("1.0 km recorded · partial route") == true)
+    #expect(rows.first?.hasSuffix("1.0 km recorded · partial route  (imported)") == true)
     #expect(rows.last?.hasPrefix("#1  ") == true)
-    #expect(rows.last?.hasSuffix("No distance measured: no usable position was recorded") == true)
+    #expect(
+      rows.last?.hasSuffix("No distance measured: no usable position was recorded  (started by hand, ended by hand)")
+        == true)
     let limited = try daemon.controlJSON(["shifts", "--limit", "1"])
     #expect((limited["shifts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2])
   }

@@ -52,12 +52,17 @@ final class RecordingHarness {
   /// never synchronised.
   let clock: LoopClock
 
-  init(directory: URL? = nil, sessionPrefix: String = "s") throws {
+  init(
+    directory: URL? = nil, sessionPrefix: String = "s", shiftStart: ShiftStartMode = .manual,
+    endAfterStop: TimeInterval = 2700
+  ) throws {
     let directory = try directory ?? TestPaths.temporaryDirectory("recording")
     self.directory = directory
     databasePath = directory.appendingPathComponent("dashpilot.sqlite").path
     var configuration = DaemonConfiguration()
     configuration.databasePath = databasePath
+    configuration.shiftStart = shiftStart
+    configuration.shiftPolicy.endAfterStop = endAfterStop
     configuration.gpsd = ServiceAddress(host: "127.0.0.1", port: 1)
     loop = try EventLoop()
     let counter = Mutex(0)
@@ -103,13 +108,17 @@ final class RecordingHarness {
   /// shift opened now has a window that covers the drive.
   let driveStart = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
 
-  /// A 3D fix `second` seconds into a drive east along 51.5° N at 10 m/s, one report for
-  /// its instant: judged at once, as if gpsd's next report had shown it complete.
-  func fix(_ second: Int, eph: Double? = 5, mode: FixCandidate.Mode = .threeDimensional) {
+  /// A 3D fix `second` seconds into a drive east along 51.5° N at 10 m/s (or, given
+  /// `along`, that many metres along it at `speed`), one report for its instant: judged at
+  /// once, as if gpsd's next report had shown it complete.
+  func fix(
+    _ second: Int, eph: Double? = 5, mode: FixCandidate.Mode = .threeDimensional, along: Double? = nil,
+    speed: Double = 10
+  ) {
     let metresPerDegree = 111_195.08 * cos(51.5 * .pi / 180)
     let tpv = GPSDTPV(
       mode: mode, time: driveStart.addingTimeInterval(Double(second)), latitude: 51.5,
-      longitude: -0.12 + Double(second) * 10 / metresPerDegree, eph: eph, speed: 10, track: 90,
+      longitude: -0.12 + (along ?? Double(second) * 10) / metresPerDegree, eph: eph, speed: speed, track: 90,
       device: "/dev/ttyUSB0")
     component.handle(.report(.tpv(tpv), arrival: Double(second)))
     component.judgeQuietInstant(arrivedBy: .infinity, now: clock.now())

@@ -43,6 +43,16 @@ struct ReplayArgumentsTests {
     #expect(command.unit == .miles)
     #expect(command.route == nil)
     #expect(command.window == nil)
+    #expect(command.shifts == nil)
+  }
+
+  @Test func shiftsOnMovementWithTheLimitInEachUnit() throws {
+    #expect(try Self.parse(["log", "--shifts", "movement"]).shifts == ShiftPolicy.Configuration())
+    for (text, seconds) in [("45min", 2700.0), ("600", 600), ("600s", 600), ("1.5h", 5400)] {
+      let command = try Self.parse(["log", "--shifts=movement", "--end-after-stop", text])
+      #expect(command.shifts?.endAfterStop == seconds)
+      #expect(command.shifts?.startDistance == 200)
+    }
   }
 
   @Test(arguments: [
@@ -60,6 +70,20 @@ struct ReplayArgumentsTests {
       "--window start 'yesterday' is not an ISO-8601 UTC time such as 2024-05-01T08:00:00Z"
     ),
     (["a", "--window", "2024-06-01T08:00:00Z,2024-06-01T07:00:00Z"], "--window ends before it starts"),
+    (["a", "--shifts"], "--shifts needs movement"),
+    (
+      ["a", "--shifts", "manual"],
+      "--shifts takes movement, not \"manual\" (a replay has nobody to start a shift by hand)"
+    ),
+    (["a", "--end-after-stop", "45min"], "--end-after-stop needs --shifts movement"),
+    (
+      ["a", "--shifts", "movement", "--end-after-stop", "45 minutes"],
+      "--end-after-stop must be a duration such as 45min, 2700s or 1h, not \"45 minutes\""
+    ),
+    (
+      ["a", "--shifts", "movement", "--end-after-stop", "0"],
+      "--end-after-stop must be a duration such as 45min, 2700s or 1h, not \"0\""
+    ),
   ])
   func namesWhatIsWrong(_ words: [String], _ sentence: String) {
     #expect(throws: UsageError(sentence, command: "replay")) { try Self.parse(words) }

@@ -116,5 +116,47 @@ struct ReplayReportTests {
     let result = replay.finish()
     #expect(result.guidance == nil)
     #expect(!ReplayReport(result: result).json.contains("guidance"))
+    #expect(!ReplayReport(result: result).json.contains("shifts"))
+  }
+
+  /// The city drive with `--shifts movement`: one shift, open when the log ends.
+  static func cityDriveShifts() throws -> ReplayResult {
+    try GPSDLogReplay.replay(
+      contentsOf: DriveFixture.named("city-drive").json,
+      options: GPSDLogReplay.Options(shifts: ShiftPolicy.Configuration()))
+  }
+
+  @Test func theJSONListsEachShiftWithTheTopLevelDistancesKeys() throws {
+    let result = try Self.cityDriveShifts()
+    let text = ReplayReport(result: result, unit: .kilometres, endAfterStop: 2700).json
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    #expect(Set(object.keys) == ["input", "capture_sessions", "samples", "distance", "summary", "spoken", "shifts"])
+    let shifts = try #require(object["shifts"] as? [[String: Any]])
+    #expect(shifts.count == 1)
+    let shift = try #require(shifts.first)
+    #expect(
+      Set(shift.keys) == ["started_at", "ended_at", "started_by", "ended_by", "distance", "summary", "spoken"])
+    #expect(shift["started_at"] as? String == "2024-05-01T10:00:15.000Z")
+    #expect(shift["ended_at"] as? String == "2024-05-01T10:39:13.000Z")
+    #expect(shift["started_by"] as? String == "movement")
+    #expect(shift["ended_by"] as? String == "end_of_log")
+    let distance = try #require(shift["distance"] as? [String: Any])
+    let topLevel = try #require(object["distance"] as? [String: Any])
+    #expect(Set(distance.keys) == Set(topLevel.keys))
+    #expect(distance["metres"] as? Double == 11_200)
+    #expect(distance["gaps"] as? Int == 2)
+    #expect(shift["summary"] as? String == "11.2 km recorded · partial route")
+  }
+
+  @Test func theTextListsTheShiftsBeneathTheReport() throws {
+    let text = ReplayReport(result: try Self.cityDriveShifts(), endAfterStop: 2700).text
+    #expect(
+      text.hasSuffix(
+        """
+
+        Shifts (starting on movement, ending after 45 min without a move):
+          1. 2024-05-01T10:00:15.000Z – 2024-05-01T10:39:13.000Z, started on movement, open when the log ended
+             7.0 mi recorded · partial route
+        """))
   }
 }

@@ -10,10 +10,10 @@ import Testing
     let file = try TemporaryStoreFile("migrate")
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 0)
-    #expect(store.openReport.schemaVersion == 2)
+    #expect(store.openReport.schemaVersion == 3)
     #expect(store.openReport.wasMigrated)
     #expect(store.openReport.movedAside == nil)
-    #expect(try store.database.scalarInt64("PRAGMA user_version") == 2)
+    #expect(try store.database.scalarInt64("PRAGMA user_version") == 3)
     let tables = try store.database.textColumn(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     #expect(tables == ["capture_sessions", "samples", "shifts"])
@@ -28,6 +28,12 @@ import Testing
       columns == [
         "id", "shift_id", "capture_session", "fix_time_ms", "latitude_e7", "longitude_e7",
         "horizontal_accuracy_cm", "speed_cm_s", "course_cdeg", "held", "accuracy_assumed",
+      ])
+    let shiftColumns = try store.database.textColumn("SELECT name FROM pragma_table_info('shifts') ORDER BY cid")
+    #expect(
+      shiftColumns == [
+        "id", "started_at_ms", "ended_at_ms", "maximum_sample_interval", "imported_from", "sample_count",
+        "started_by", "ended_by",
       ])
   }
 
@@ -52,7 +58,7 @@ import Testing
     }
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 1)
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 2"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 3"])
     let samples = try store.samples(ofShift: 1)
     #expect(samples.count == 3)
     #expect(samples.allSatisfy { !$0.isHeld && !$0.isAccuracyAssumed })
@@ -60,10 +66,71 @@ import Testing
     #expect(try store.shift(id: 1)?.sampleCount == 3)
   }
 
+  /// A file version 2 wrote (before shifts started and ended by themselves): every shift
+  /// it holds was started and ended by hand, or imported whole, and reads so; the open one
+  /// is still open, with no end cause; every row stays.
+  @Test func aSchemaTwoFileLearnsHowItsShiftsStartedAndEnded() throws {
+    let file = try TemporaryStoreFile("schema-two")
+    do {
+      let old = try Database(path: file.path)
+      try old.writeTransaction("write schema 2") { () throws(StoreError) in
+        for migration in Schema.migrations where migration.version <= 2 {
+          for statement in migration.statements { try old.execute(statement) }
+        }
+        try old.execute("PRAGMA user_version = 2")
+        try old.execute(
+          """
+          INSERT INTO shifts (started_at_ms, ended_at_ms, maximum_sample_interval, imported_from) VALUES
+            (1700000000000, 1700003600000, 120, NULL), (1700010000000, 1700010600000, 120, 'track.gpx'),
+            (1700020000000, NULL, 120, NULL)
+          """)
+        for i in 0..<4 {
+          try old.execute(
+            """
+            INSERT INTO samples (shift_id, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm, held)
+            VALUES (3, \(1_700_020_000_000 + i * 1000), \(515_000_000 + i * 1000), -1200000, 500, \(i == 3 ? 1 : 0))
+            """)
+        }
+      }
+    }
+    let store = try file.open()
+    #expect(store.openReport.foundSchemaVersion == 2)
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 2 to 3"])
+    let shifts = try store.shifts()
+    #expect(shifts.map(\.startedBy) == [.manual, .imported, .manual])
+    #expect(shifts.map(\.endedBy) == [.manual, .imported, nil])
+    #expect(try store.openShift()?.id == 3)
+    #expect(try store.samples(ofShift: 3).map(\.isHeld) == [false, false, false, true])
+    #expect(try store.shift(id: 3)?.sampleCount == 4)
+    // The open shift ends as any does now, with its cause.
+    let ended = try store.endShift(3, at: at(1_700_020_010))
+    #expect(ended.endedBy == .manual)
+    #expect(try store.shift(id: 3)?.endedBy == .manual)
+  }
+
+  @Test func shiftsRememberHowTheyStartedAndEnded() throws {
+    let file = try TemporaryStoreFile("causes")
+    let store = try file.open()
+    let first = try store.startShift(at: at(1_700_000_000), startedBy: .movement)
+    #expect(first.startedBy == .movement && first.endedBy == nil)
+    _ = try store.endShift(first.id, at: at(1_700_000_600), endedBy: .captureLost)
+    let byHand = try store.startShift(at: at(1_700_001_000))
+    _ = try store.endShift(byHand.id, at: at(1_700_001_600))
+    let imported = try store.importTrack(straightRoute(count: 3), source: "x.gpx")
+    let shifts = try store.shifts()
+    #expect(shifts.map(\.startedBy) == [.movement, .manual, .imported])
+    #expect(shifts.map(\.endedBy) == [.captureLost, .manual, .imported])
+    #expect(imported.startedBy == .imported)
+    // A cause a newer daemon wrote reads as unknown, not as another.
+    try store.database.execute("UPDATE shifts SET started_by = 'dispatch', ended_by = 'geofence' WHERE id = 1")
+    #expect(try store.shift(id: 1)?.startedBy == nil)
+    #expect(try store.shift(id: 1)?.endedBy == nil)
+  }
+
   @Test func theMigrationIsReportedForTheLog() throws {
     let file = try TemporaryStoreFile("report")
     let store = try file.open()
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 2"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 3"])
   }
 
   @Test func aDatabaseThatCannotBeCreatedGivesATypedError() throws {
@@ -93,7 +160,7 @@ import Testing
       _ = try store.startShift(at: at(1_700_000_000))
     }
     let store = try file.open()
-    #expect(store.openReport.foundSchemaVersion == 2)
+    #expect(store.openReport.foundSchemaVersion == 3)
     #expect(!store.openReport.wasMigrated)
     #expect(store.openReport.messages.isEmpty)
     #expect(try store.shifts().map(\.id) == [1])
@@ -111,13 +178,13 @@ import Testing
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
     let namesBefore = try file.fileNames()
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 2)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 3)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
     #expect(try file.fileNames() == namesBefore)
-    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 2).description
-    #expect(message.contains("schema version 7, newer than the 2"))
+    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 3).description
+    #expect(message.contains("schema version 7, newer than the 3"))
     #expect(message.contains("left unchanged"))
   }
 
@@ -127,15 +194,15 @@ import Testing
     // A newer DashPilot still running: its version bump sits in the log, not yet in the file.
     let newer = try Database(path: file.path)
     try newer.execute("PRAGMA wal_autocheckpoint = 0")
-    try newer.execute("PRAGMA user_version = 3")
+    try newer.execute("PRAGMA user_version = 4")
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
-    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 2))
+    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 3))
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 3, supported: 2)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 4, supported: 3)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
-    #expect(try newer.scalarInt64("PRAGMA user_version") == 3)
+    #expect(try newer.scalarInt64("PRAGMA user_version") == 4)
   }
 
   @Test func theSchemaAllowsOnlyOneOpenShift() throws {

@@ -46,7 +46,7 @@ import Testing
     let distance = RouteDistance(
       metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)
     let shift = Shift(id: 42, startedAt: t0, endedAt: t0 + 3600)
-    let report = try #require(ShiftReport(shift: shift, distance: distance))
+    let report = try #require(ShiftReport(shift: shift, distance: distance, startedBy: .movement, endedBy: .stopped))
     #expect(
       Shift(id: 1, startedAt: t0).isRunning
         && ShiftReport(shift: Shift(id: 1, startedAt: t0), distance: distance) == nil)
@@ -54,6 +54,7 @@ import Testing
       text(encoder.encode(.shift(report), sequence: 18, queuedAt: t0 + 3601))
         == #"{"schema":"dashpilot.shift/1","key":"van-7/42/18","vehicle":"van-7","shift":42,"sequence":18,"#
         + #""queued_at":"2023-11-14T23:13:21.000Z","started_at":"2023-11-14T22:13:20.000Z","ended_at":"2023-11-14T23:13:20.000Z","#
+        + #""started_by":"movement","ended_by":"stopped","#
         + #""distance":{"gaps":2,"inferred_continuity":false,"measured":true,"metres":19956.3,"partial":true,"#
         + #""segments":3,"unit":"miles","usable_positions":812,"value":12.4},"summary":"12.4 mi recorded · partial route"}"#
     )

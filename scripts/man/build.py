@@ -7,8 +7,9 @@
   dashpilot.conf.5               the same, with @KEYS@ written from config/dashpilot.conf,
                                  the documented configuration that is installed as
                                  /etc/dashpilot/dashpilot.conf: one subsection per
-                                 [Section], each key with its default and the comment
-                                 above it, in the file's order. A comment followed by
+                                 [Section], each key with its default (or the value
+                                 the shipped file sets) and the comment above it, in
+                                 the file's order. A comment followed by
                                  several keys documents them together, as in the file.
 
 The version is the one in Sources/DashPilotCore/Version.swift (what `dashpilotd --version`
@@ -70,7 +71,9 @@ def configuration_groups(path):
             continue
         if not sections:
             continue  # the file's own introduction: the page has its own
-        key = re.fullmatch(r"#([A-Za-z][A-Za-z0-9_]*)=(.*)", line)
+        # A key is documented commented out with its default, or, where the shipped file
+        # sets it ([Shift] Start=movement), set to the shipped value.
+        key = re.fullmatch(r"#?([A-Za-z][A-Za-z0-9_]*)=(.*)", line)
         if key:
             keys.append((key.group(1), key.group(2)))
         elif line.startswith("#") or line.startswith(";"):

@@ -43,7 +43,9 @@ log "make install DESTDIR=$root"
 make -C "$repo" --no-print-directory install DESTDIR="$root" PREFIX=/usr/local >"$work/install.log" 2>&1 \
   || { cat "$work/install.log"; die "make install failed"; }
 port=$(( 40000 + RANDOM % 20000 ))
-sed -i "s|^#Address=localhost:2947|Address=127.0.0.1:$port|" "$root/etc/dashpilot/dashpilot.conf"
+# Shifts by hand: this test follows one shift's life through systemd (hands-free shifts,
+# the shipped Start=movement, have end-to-end tests of their own: DaemonHandsFreeShiftTests).
+sed -i "s|^#Address=localhost:2947|Address=127.0.0.1:$port|; s|^Start=movement|Start=manual|" "$root/etc/dashpilot/dashpilot.conf"
 grep -q "^Address=127.0.0.1:$port" "$root/etc/dashpilot/dashpilot.conf" || die "could not point the configuration at gpsd"
 prepare_for_boot "$root"
 install -D -m 0755 /usr/bin/gpsfake "$root/usr/local/bin/gpsfake"

@@ -15,6 +15,8 @@ import GPSD
 /// - The shift starts at the first fix and ends at the latest, unless `Options.window`
 ///   gives the shift's window: a recording that starts late or stops early within it shows
 ///   a gap there.
+/// - With `Options.shifts`, the same samples also go through `ShiftPolicy` (`ShiftRecorder`,
+///   into a temporary database of their own), and the result lists the shifts it made.
 /// - Time: a log holds no arrival times, only fix times. Replay treats each fix as arriving
 ///   at its own timestamp, so `FixAgeEstimator` learns a constant offset and every fix is
 ///   judged fresh (age 0); the wall clock never takes part. The store's batches judge "a
@@ -29,16 +31,19 @@ public struct GPSDLogReplay {
     public var window: DateInterval?
     /// A route for the guidance engine to follow, if any.
     public var route: ReplayRoute?
+    /// Shifts as `[Shift] Start=movement` makes them, if asked for.
+    public var shifts: ShiftPolicy.Configuration?
 
     public init(
       filter: RouteSampleFilter.Configuration = .init(),
       maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval,
-      window: DateInterval? = nil, route: ReplayRoute? = nil
+      window: DateInterval? = nil, route: ReplayRoute? = nil, shifts: ShiftPolicy.Configuration? = nil
     ) {
       self.filter = filter
       self.maximumSampleInterval = maximumSampleInterval
       self.window = window
       self.route = route
+      self.shifts = shifts
     }
   }
 
@@ -51,15 +56,22 @@ public struct GPSDLogReplay {
   /// keeps them to 1e-7 degree, 1 cm and 1 ms).
   private var accepted: [RouteSample] = []
   private var guidance: ReplayGuidance?
+  private let shifts: ReplayShifts?
   /// The time of the last fix seen, used as the arrival of a TPV that has no time.
   private var lastFixSeconds = 0.0
 
   public init(options: Options = Options()) {
     self.options = options
-    sink = ReplayShiftSink(window: options.window, maximumSampleInterval: options.maximumSampleInterval)
+    let sink = ReplayShiftSink(window: options.window, maximumSampleInterval: options.maximumSampleInterval)
+    let shifts = options.shifts.map {
+      ReplayShifts(configuration: $0, maximumSampleInterval: options.maximumSampleInterval)
+    }
+    self.sink = sink
+    self.shifts = shifts
     var counter = 0
     service = CaptureService(
-      sink: sink, filter: RouteSampleFilter(configuration: options.filter),
+      sink: shifts.map { ReplayShiftTee(log: sink, shifts: $0) } ?? sink,
+      filter: RouteSampleFilter(configuration: options.filter),
       makeSessionID: {
         counter += 1
         return CaptureSessionID("replay-\(counter)")
@@ -94,6 +106,8 @@ public struct GPSDLogReplay {
     for event in service.receive(report, arrival: arrival) {
       if case let .accepted(sample) = event { accepted.append(sample) }
     }
+    // After the instant before is judged, as the daemon's tick comes after its reports.
+    if case let .tpv(tpv) = report, let time = tpv.time { shifts?.timePassed(time) }
   }
 
   /// Feeds a whole log held in memory, split on newlines (CR LF too). `progress`, when
@@ -133,9 +147,11 @@ public struct GPSDLogReplay {
       if case let .accepted(sample) = event { accepted.append(sample) }
     }
     let (distance, failure) = sink.finish()
+    let found = shifts?.finish()
     return ReplayResult(
       lines: lines, skippedLines: skippedLines, statistics: service.statistics,
-      distance: distance, samples: accepted, guidance: guidance?.outcome, storeFailure: failure)
+      distance: distance, samples: accepted, guidance: guidance?.outcome, shifts: found,
+      storeFailure: failure ?? shifts?.failure)
   }
 
   /// An ISO-8601 UTC instant as gpsd writes it (`2024-05-01T08:00:00Z`, fraction optional).
@@ -165,6 +181,8 @@ public struct ReplayResult: Sendable {
   public var samples: [RouteSample]
   /// What guidance said, when a route was followed.
   public var guidance: ReplayGuidanceOutcome?
+  /// The shifts `ShiftPolicy` made of the log, oldest first, when `Options.shifts` asked.
+  public var shifts: [ReplayShift]?
   /// Why the temporary database could not keep or measure the samples, if it could not:
   /// the figure is then not the log's.
   public var storeFailure: String?

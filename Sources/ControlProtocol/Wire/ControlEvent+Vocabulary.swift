@@ -25,7 +25,7 @@ public enum DaemonEvent: Sendable, Hashable {
   /// assumed accuracy (once a session).
   case captureAccuracyAssumed(AccuracyAssumed)
 
-  case shiftStarted(ShiftNumber)
+  case shiftStarted(ShiftStarted)
   case shiftEnded(ShiftEnded)
   case shiftImported(ShiftNumber)
 
@@ -155,7 +155,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .captureSessionStarted(let fields), .captureSessionEnded(let fields): fields
     case .captureResumed(let fields): fields
     case .captureAccuracyAssumed(let fields): fields
-    case .shiftStarted(let fields), .shiftImported(let fields): fields
+    case .shiftStarted(let fields): fields
+    case .shiftImported(let fields): fields
     case .shiftEnded(let fields): fields
     case .storeError(let fields): fields
     case .guidanceRouteLoaded(let fields), .guidanceRoutePlanned(let fields): fields
@@ -196,7 +197,7 @@ public enum DaemonEvent: Sendable, Hashable {
     case .captureSessionEnded: self = .captureSessionEnded(try CaptureSession(from: decoder))
     case .captureResumed: self = .captureResumed(try ShiftResumed(from: decoder))
     case .captureAccuracyAssumed: self = .captureAccuracyAssumed(try AccuracyAssumed(from: decoder))
-    case .shiftStarted: self = .shiftStarted(try ShiftNumber(from: decoder))
+    case .shiftStarted: self = .shiftStarted(try ShiftStarted(from: decoder))
     case .shiftEnded: self = .shiftEnded(try ShiftEnded(from: decoder))
     case .shiftImported: self = .shiftImported(try ShiftNumber(from: decoder))
     case .storeError: self = .storeError(try StoreFailure(from: decoder))
@@ -239,7 +240,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .captureSessionStarted(let fields), .captureSessionEnded(let fields): fields.shift
     case .captureResumed(let fields): fields.shift
     case .captureAccuracyAssumed(let fields): fields.shift
-    case .shiftStarted(let fields), .shiftImported(let fields): fields.shift
+    case .shiftStarted(let fields): fields.shift
+    case .shiftImported(let fields): fields.shift
     case .shiftEnded(let fields): fields.shift
     case .storeError(let fields): fields.shift
     default: nil
@@ -256,6 +258,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .captureSessionStarted(let fields), .captureSessionEnded(let fields): fields.reason
     case .captureResumed: ShiftResumed.reason
     case .captureAccuracyAssumed: AccuracyAssumed.reason
+    case .shiftStarted(let fields): fields.startedBy.rawValue
+    case .shiftEnded(let fields): fields.endedBy.rawValue
     case .storeError(let fields): fields.reason
     case .guidanceNavigateFailed(let fields): fields.failure
     case .guidanceRerouteFailed(let fields): fields.failure

@@ -18,6 +18,7 @@ public enum ConfigurationValidator {
     "Control": ["Socket", "SocketGroup", "IdleTimeout", "MaximumClients"],
     "Guidance": ["Mode", "Language", "SpeechCommand"],
     "Routing": ["Provider", "URL"],
+    "Shift": ["Start", "EndAfterStop", "StartDistance"],
   ]
 
   public static func apply(
@@ -145,6 +146,16 @@ public enum ConfigurationValidator {
     case ("Routing", "Provider"):
       guard let provider = RoutingProviderKind(rawValue: value) else { return "\"\(value)\" is not valhalla or osrm" }
       configuration.routingProvider = provider
+    case ("Shift", "Start"):
+      guard let mode = ShiftStartMode(rawValue: value) else { return "\"\(value)\" is not movement or manual" }
+      configuration.shiftStart = mode
+    case ("Shift", "EndAfterStop"):
+      guard let seconds = DurationText.seconds(value), (60...86_400).contains(seconds) else {
+        return "\"\(value)\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
+      }
+      configuration.shiftPolicy.endAfterStop = seconds
+    case ("Shift", "StartDistance"):
+      return number(value, "metres", 100...10_000) { configuration.shiftPolicy.startDistance = $0 }
     case ("Routing", "URL"):
       guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),
         url.host != nil

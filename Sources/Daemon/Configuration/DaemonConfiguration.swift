@@ -30,6 +30,12 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var speechCommand: String?
   /// The fleet uplink (the `[Uplink]` section); nil, the default, leaves it off.
   public var uplink: UplinkConfiguration?
+  /// How shifts start (`[Shift] Start=`): by hand unless the file says movement (the
+  /// shipped file does), so a daemon run without one, or upgraded with a configuration
+  /// edited before shifts could start by themselves, records as it always did.
+  public var shiftStart: ShiftStartMode = .manual
+  /// When a shift starts and ends by itself with `Start=movement` (`[Shift]`).
+  public var shiftPolicy = ShiftPolicy.Configuration()
 
   public init() {}
 
@@ -48,6 +54,16 @@ public struct DaemonConfiguration: Sendable, Hashable {
     get { filter.maximumSampleInterval }
     set { filter.maximumSampleInterval = newValue }
   }
+}
+
+/// `[Shift] Start=`.
+public enum ShiftStartMode: String, Sendable, Hashable, CaseIterable {
+  /// A shift starts when the vehicle moves, and ends after it stands or goes without a fix
+  /// (`ShiftPolicy`); `shift start` and `shift end` still work. Capture runs all the time.
+  case movement
+  /// Only `dashpilotctl shift start` starts one, and only `shift end` ends it; capture runs
+  /// only while one is open.
+  case manual
 }
 
 public enum AnnouncementLanguage: String, Sendable, Hashable, CaseIterable {

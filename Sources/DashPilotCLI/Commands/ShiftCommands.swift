@@ -61,9 +61,10 @@ struct ShiftsCommand: CLICommand {
   static let help = """
     USAGE: dashpilotctl shifts [--limit N] [--json]
 
-    Lists shifts, newest first: number, start and end, and the recorded mileage in the
-    words status uses ("12.4 mi recorded · partial route"). --limit shows only the
-    newest N.
+    Lists shifts, newest first: number, start and end, the recorded mileage in the
+    words status uses ("12.4 mi recorded · partial route"), and how each started and
+    ended (by hand, on movement, after a stop, when capture was lost). --limit shows
+    only the newest N.
     """
 
   var limit: Int?
@@ -84,7 +85,9 @@ struct ShiftsCommand: CLICommand {
       if context.options.json {
         context.printJSON(result)
       } else if result.shifts.isEmpty {
-        context.console.line("No shifts recorded yet. Start one with `dashpilotctl shift start`.")
+        context.console.line(
+          "No shifts recorded yet. One starts when the vehicle drives off ([Shift] Start=movement), "
+            + "or with `dashpilotctl shift start`.")
       } else {
         let renderer = ShiftRenderer(console: context.console)
         for shift in result.shifts { context.console.line(renderer.row(shift)) }

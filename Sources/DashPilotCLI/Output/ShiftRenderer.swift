@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import Foundation
 
 /// A shift in the seed's words. The summary line already carries "· partial route";
@@ -6,10 +7,30 @@ import Foundation
 struct ShiftRenderer {
   let console: Console
 
-  /// "#12  08:55–17:02  12.4 mi recorded · partial route"
+  /// "#12  08:55–17:02  12.4 mi recorded · partial route  (started on movement, ended
+  /// after a stop)"
   func row(_ shift: ShiftSummary, now: Date = Date()) -> String {
     let end = shift.endedAt.map { "–" + HumanFormat.format($0, "%H:%M") } ?? " (open)"
+    let causes =
+      shift.startedBy == .imported
+      ? [ShiftStartCause.imported.phrase] : [shift.startedBy?.phrase, shift.endedBy?.phrase].compactMap { $0 }
     return "#\(shift.id)  \(HumanFormat.clock(shift.startedAt, now: now))\(end)  \(summary(shift))"
+      + (causes.isEmpty ? "" : "  (" + causes.joined(separator: ", ") + ")")
+  }
+
+  /// " (started on movement)", " (started by hand)"; nothing when the daemon did not say.
+  func startedBy(_ shift: ShiftSummary) -> String {
+    shift.startedBy.map { " (\($0.phrase))" } ?? ""
+  }
+
+  /// How the open shift stands, as status says it ("stopped 12 min, ends after 45 min");
+  /// nil while it moves, and for a shift that ends only by hand.
+  func standing(_ shift: ShiftSummary) -> String? {
+    guard let live = shift.live, let limit = live.endsAfterStopSeconds else { return nil }
+    let ends = "ends after \(DurationText.spoken(limit))"
+    if live.waitingForFix { return "no fix since the restart: the next one decides (\(ends) without a move)" }
+    guard live.stoppedSince != nil else { return nil }
+    return (live.stoppedSeconds.map { "stopped \(DurationText.spoken($0))" } ?? "stopped") + ", " + ends
   }
 
   func summary(_ shift: ShiftSummary) -> String {

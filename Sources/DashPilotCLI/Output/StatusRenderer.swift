@@ -22,9 +22,11 @@ struct StatusRenderer {
     }
     if let shift = status.shift {
       let shifts = ShiftRenderer(console: console)
+      let standing = shifts.standing(shift).map { console.styled($0, .yellow) + " · " } ?? ""
       lines.append(
-        label("shift") + "#\(shift.id) since \(HumanFormat.clock(shift.startedAt, now: now)) · \(shifts.summary(shift))"
-      )
+        label("shift")
+          + "#\(shift.id) since \(HumanFormat.clock(shift.startedAt, now: now))\(shifts.startedBy(shift)) · "
+          + standing + shifts.summary(shift))
       lines += shifts.details(shift, indent: label("") + "  ")
     } else {
       lines.append(label("shift") + "none open")

@@ -12,7 +12,8 @@ struct ReplayCommand: CLICommand {
   static let summary = "Replay a gpsd JSON log offline through the same pipeline (no daemon)."
   static let help = """
     USAGE: dashpilotctl replay FILE [--route FILE] [--mode driving|walking]
-                               [--window START,END] [--units miles|kilometres] [--json]
+                               [--window START,END] [--units miles|kilometres]
+                               [--shifts movement [--end-after-stop DURATION]] [--json]
 
     Runs a gpsd JSON log (gpspipe -w output) through the same capture filter and
     capture sessions as dashpilotd, without a daemon, and reports what would be recorded.
@@ -26,6 +27,15 @@ struct ReplayCommand: CLICommand {
       --window START,END    The shift's window, ISO-8601 UTC (2024-05-01T08:00:00Z): a
                             recording that starts late or stops early shows a gap there.
       --units UNITS         miles (default) or kilometres.
+      --shifts movement     Also list the shifts dashpilotd would start and end by
+                            itself ([Shift] Start=movement): each starts when the
+                            vehicle has moved 200 m from where it stood, and ends at
+                            its last moving fix after it stands still (or no fix
+                            comes) for the limit; one still open at the end of the
+                            log ends at its last fix.
+      --end-after-stop DURATION
+                            The limit for --shifts, as [Shift] EndAfterStop= takes
+                            it: 45min (default), 2700s, 1h.
       --json                Print one JSON object instead of the report.
       -h, --help            Show this help.
     """
@@ -35,6 +45,8 @@ struct ReplayCommand: CLICommand {
   var mode: TravelMode
   var window: DateInterval?
   var unit: DistanceUnit
+  /// The shifts to find, with `--shifts movement`.
+  var shifts: ShiftPolicy.Configuration?
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
     route = try arguments.option("--route", value: "a FILE")
@@ -51,8 +63,32 @@ struct ReplayCommand: CLICommand {
     } else {
       unit = .miles
     }
+    shifts = try Self.shifts(
+      try arguments.option("--shifts", value: "movement"),
+      endAfterStop: try arguments.option("--end-after-stop", value: "a DURATION"))
     file = try arguments.requiredPositional("the gpsd JSON log FILE")
     try arguments.finish()
+  }
+
+  /// `--shifts movement` and its `--end-after-stop`, as `[Shift]` takes them.
+  static func shifts(_ mode: String?, endAfterStop: String?) throws(UsageError) -> ShiftPolicy.Configuration? {
+    guard let mode else {
+      if endAfterStop != nil { throw UsageError("--end-after-stop needs --shifts movement", command: name) }
+      return nil
+    }
+    guard mode == "movement" else {
+      throw UsageError(
+        "--shifts takes movement, not \"\(mode)\" (a replay has nobody to start a shift by hand)", command: name)
+    }
+    var configuration = ShiftPolicy.Configuration()
+    if let text = endAfterStop {
+      guard let seconds = DurationText.seconds(text), seconds > 0 else {
+        throw UsageError(
+          "--end-after-stop must be a duration such as 45min, 2700s or 1h, not \"\(text)\"", command: name)
+      }
+      configuration.endAfterStop = seconds
+    }
+    return configuration
   }
 
   /// `START,END`, each ISO-8601 UTC as gpsd writes it (`2024-05-01T08:00:00Z`).
@@ -94,7 +130,7 @@ struct ReplayCommand: CLICommand {
     let showsProgress = isatty(STDERR_FILENO) == 1
     do {
       result = try GPSDLogReplay.replay(
-        contentsOf: url, options: GPSDLogReplay.Options(window: window, route: replayRoute),
+        contentsOf: url, options: GPSDLogReplay.Options(window: window, route: replayRoute, shifts: shifts),
         progress: showsProgress
           ? { fraction in Self.printProgress("replaying \(file): \(Int(fraction * 100)) %", console) } : nil)
       if showsProgress { Self.printProgress("", console) }
@@ -106,7 +142,7 @@ struct ReplayCommand: CLICommand {
       console.error("dashpilotctl replay: cannot read \(file): \(Self.describe(error))")
       return .failed
     }
-    let report = ReplayReport(result: result, unit: unit)
+    let report = ReplayReport(result: result, unit: unit, endAfterStop: shifts?.endAfterStop)
     console.line(context.options.json ? report.json : report.text)
     return .success
   }

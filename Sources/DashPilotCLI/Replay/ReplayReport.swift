@@ -9,10 +9,13 @@ import Guidance
 public struct ReplayReport: Sendable {
   public var result: ReplayResult
   public var unit: DistanceUnit
+  /// `--shifts`' limit, for the text's heading.
+  public var endAfterStop: TimeInterval?
 
-  public init(result: ReplayResult, unit: DistanceUnit = .miles) {
+  public init(result: ReplayResult, unit: DistanceUnit = .miles, endAfterStop: TimeInterval? = nil) {
     self.result = result
     self.unit = unit
+    self.endAfterStop = endAfterStop
   }
 
   public var quality: RouteQuality { RouteQuality(distance: result.distance, unit: unit) }
@@ -25,7 +28,9 @@ public struct ReplayReport: Sendable {
   /// `"guidance":{"mode","phase","events":[{"type","time","lateral_m"}]}` (`lateral_m` only on
   /// `off_route`, null when no part of the route was within the search). Every rejection
   /// reason is listed (zero included) so a reader can rely on the keys; `save_failures` is
-  /// extra.
+  /// extra. With `--shifts`, `"shifts":[{"started_at","ended_at","started_by","ended_by",
+  /// "distance":{...},"summary","spoken"}]`, oldest first (ISO 8601 UTC times; a shift still
+  /// open when the log ends has `ended_by` `end_of_log` and `ended_at` its last fix).
   public var json: String {
     let statistics = result.statistics
     let distance = result.distance
@@ -43,7 +48,32 @@ public struct ReplayReport: Sendable {
       + "\"summary\":\(JSONText.string(quality.summary)),"
       + "\"spoken\":\(JSONText.string(quality.spoken))"
       + (result.guidance.map { ",\"guidance\":" + Self.json(of: $0) } ?? "")
+      + (result.shifts.map { ",\"shifts\":[" + $0.map(json(of:)).joined(separator: ",") + "]" } ?? "")
       + "}"
+  }
+
+  func json(of shift: ReplayShift) -> String {
+    let quality = RouteQuality(distance: shift.distance, unit: unit)
+    func time(_ date: Date) -> String { UTCTimestamp.string(date).map(JSONText.string) ?? "null" }
+    return "{\"started_at\":\(time(shift.startedAt)),\"ended_at\":\(time(shift.endedAt)),"
+      + "\"started_by\":\(JSONText.string(shift.startedBy.rawValue)),"
+      + "\"ended_by\":\(JSONText.string(shift.endedBy.rawValue)),"
+      + "\"distance\":\(ControlCoding.text(WireDistance(shift.distance, unit: unit))),"
+      + "\"summary\":\(JSONText.string(quality.summary)),\"spoken\":\(JSONText.string(quality.spoken))}"
+  }
+
+  /// The shifts a person reads: one line each, its figure beneath.
+  func text(of shifts: [ReplayShift]) -> [String] {
+    let limit = endAfterStop.map { ", ending after \(DurationText.spoken($0)) without a move" } ?? ""
+    var lines = ["Shifts (starting on movement\(limit)):"]
+    for (index, shift) in shifts.enumerated() {
+      let start = UTCTimestamp.string(shift.startedAt) ?? "?"
+      let end = UTCTimestamp.string(shift.endedAt) ?? "?"
+      lines.append("  \(index + 1). \(start) – \(end), \(shift.startedBy.phrase), \(shift.endedBy.phrase)")
+      lines.append("     " + RouteQuality(distance: shift.distance, unit: unit).summary)
+    }
+    if shifts.isEmpty { lines.append("  none: the vehicle never moved far enough from where it stood") }
+    return lines
   }
 
   static func json(of guidance: ReplayGuidanceOutcome) -> String {
@@ -111,6 +141,10 @@ public struct ReplayReport: Sendable {
     if let guidance = result.guidance {
       lines.append("")
       lines += Self.text(of: guidance)
+    }
+    if let shifts = result.shifts {
+      lines.append("")
+      lines += text(of: shifts)
     }
     return lines.joined(separator: "\n")
   }

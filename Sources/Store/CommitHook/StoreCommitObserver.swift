@@ -8,8 +8,10 @@ import FoundationEssentials
 public protocol StoreCommitObserver: AnyObject {
   /// Samples appended to shift `shiftID` (a capture batch or an import), in stored order.
   func samplesStored(_ samples: [RouteSample], shiftID: Int64, in transaction: StoreTransaction) throws(StoreError)
-  /// A shift completed (ended, or imported whole), with its figure measured from its rows.
-  func shiftCompleted(_ shift: Shift, distance: RouteDistance, in transaction: StoreTransaction) throws(StoreError)
+  /// A shift completed (ended, or imported whole), with its figure measured from its rows
+  /// and how it started and ended.
+  func shiftCompleted(_ shift: StoredShift, distance: RouteDistance, in transaction: StoreTransaction)
+    throws(StoreError)
   /// A capture session's row was created (an explicit begin, or its first sample), in
   /// shift `shiftID` (nil when none was open), and why: capture's own code
   /// ("fixes_started"), or `SampleStore.sessionBegunByFirstSample`.

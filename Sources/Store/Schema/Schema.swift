@@ -93,6 +93,21 @@ enum Schema {
           CHECK (accuracy_assumed IN (0, 1))
         """,
       ]),
+    // How each shift started and ended (`ShiftStartCause`, `ShiftEndCause`: manual,
+    // movement, stopped, capture_lost, import, ...), now that a box starts and ends shifts
+    // by itself. Text, unchecked, so a later cause needs no table rebuild. Every shift
+    // before this version was started and ended by hand, or imported whole.
+    Migration(
+      version: 3,
+      statements: [
+        "ALTER TABLE shifts ADD COLUMN started_by TEXT",
+        "ALTER TABLE shifts ADD COLUMN ended_by TEXT",
+        """
+        UPDATE shifts SET
+          started_by = CASE WHEN imported_from IS NULL THEN 'manual' ELSE 'import' END,
+          ended_by = CASE WHEN ended_at_ms IS NULL THEN NULL WHEN imported_from IS NULL THEN 'manual' ELSE 'import' END
+        """,
+      ]),
   ]
 
   /// The version this code writes and understands.

@@ -39,13 +39,12 @@ extension SampleStore {
     return try write("import \(positions.count) positions") { () throws(StoreError) -> StoredShift in
       let id = try insertShift(
         startMilliseconds: first.fixTimeMilliseconds, endMilliseconds: last.fixTimeMilliseconds,
-        maximumSampleInterval: maximumSampleInterval, importedFrom: source)
+        maximumSampleInterval: maximumSampleInterval, importedFrom: source, startedBy: .imported, endedBy: .imported)
       _ = try insertRows(encoded, sessions: anonymous.map(\.captureSessionID), shiftID: id)
       guard let shift = try shift(id: id) else { throw .shiftNotFound(id) }
       if let commitObserver {
         try commitObserver.samplesStored(anonymous, shiftID: id, in: currentTransaction)
-        try commitObserver.shiftCompleted(
-          shift.shift, distance: try recordedDistance(ofShift: id), in: currentTransaction)
+        try commitObserver.shiftCompleted(shift, distance: try recordedDistance(ofShift: id), in: currentTransaction)
       }
       return shift
     }

@@ -3,12 +3,14 @@ import FoundationEssentials
 
 extension SampleStore {
   static let shiftColumns =
-    "id, started_at_ms, ended_at_ms, maximum_sample_interval, imported_from, sample_count"
+    "id, started_at_ms, ended_at_ms, maximum_sample_interval, imported_from, sample_count, started_by, ended_by"
 
-  /// Starts a shift at `startedAt`. Refused with `.shiftAlreadyOpen` while one is open.
+  /// Starts a shift at `startedAt`, by hand unless `startedBy` says otherwise. Refused
+  /// with `.shiftAlreadyOpen` while one is open.
   public func startShift(
     at startedAt: Date,
-    maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval
+    maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval,
+    startedBy: ShiftStartCause = .manual
   ) throws(StoreError) -> StoredShift {
     let start = try EncodedSample.milliseconds(startedAt, role: "shift start")
     try Self.validate(maximumSampleInterval: maximumSampleInterval)
@@ -16,29 +18,32 @@ extension SampleStore {
       if let open = try openShift() { throw .shiftAlreadyOpen(open.shift) }
       let id = try insertShift(
         startMilliseconds: start, endMilliseconds: nil,
-        maximumSampleInterval: maximumSampleInterval, importedFrom: nil)
+        maximumSampleInterval: maximumSampleInterval, importedFrom: nil, startedBy: startedBy)
       guard let shift = try shift(id: id) else { throw .shiftNotFound(id) }
       return shift
     }
   }
 
-  /// Ends shift `id` at `endedAt`. Flush any pending `SampleBatch` first, so its samples
-  /// are part of the shift.
-  public func endShift(_ id: Int64, at endedAt: Date) throws(StoreError) -> StoredShift {
+  /// Ends shift `id` at `endedAt`, by hand unless `endedBy` says otherwise. Flush any
+  /// pending `SampleBatch` first, so its samples are part of the shift.
+  public func endShift(_ id: Int64, at endedAt: Date, endedBy: ShiftEndCause = .manual) throws(StoreError)
+    -> StoredShift
+  {
     let end = try EncodedSample.milliseconds(endedAt, role: "shift end")
     return try write("end shift \(id)") { () throws(StoreError) -> StoredShift in
       guard let found = try shift(id: id) else { throw .shiftNotFound(id) }
       guard found.shift.isRunning else { throw .shiftAlreadyEnded(found.shift) }
-      try database.withStatement("UPDATE shifts SET ended_at_ms = ? WHERE id = ?") {
+      try database.withStatement("UPDATE shifts SET ended_at_ms = ?, ended_by = ? WHERE id = ?") {
         (s) throws(StoreError) in
         try s.bind(end, at: 1)
-        try s.bind(id, at: 2)
+        try s.bind(endedBy.rawValue, at: 2)
+        try s.bind(id, at: 3)
         try s.step()
       }
       var ended = found
       ended.shift.endedAt = EncodedSample.date(milliseconds: end)
-      try commitObserver?.shiftCompleted(
-        ended.shift, distance: try recordedDistance(ofShift: id), in: currentTransaction)
+      ended.endedBy = endedBy
+      try commitObserver?.shiftCompleted(ended, distance: try recordedDistance(ofShift: id), in: currentTransaction)
       return ended
     }
   }
@@ -60,9 +65,9 @@ extension SampleStore {
   }
 
   /// Ends whichever shift is open; `.noOpenShift` when none is.
-  public func endOpenShift(at endedAt: Date) throws(StoreError) -> StoredShift {
+  public func endOpenShift(at endedAt: Date, endedBy: ShiftEndCause = .manual) throws(StoreError) -> StoredShift {
     guard let open = try openShift() else { throw .noOpenShift }
-    return try endShift(open.id, at: endedAt)
+    return try endShift(open.id, at: endedAt, endedBy: endedBy)
   }
 
   /// The open shift, if any (at most one: the schema enforces it).
@@ -105,18 +110,20 @@ extension SampleStore {
 
   func insertShift(
     startMilliseconds: Int64, endMilliseconds: Int64?, maximumSampleInterval: TimeInterval,
-    importedFrom: String?
+    importedFrom: String?, startedBy: ShiftStartCause, endedBy: ShiftEndCause? = nil
   ) throws(StoreError) -> Int64 {
     try database.withStatement(
       """
-      INSERT INTO shifts (started_at_ms, ended_at_ms, maximum_sample_interval, imported_from)
-      VALUES (?, ?, ?, ?)
+      INSERT INTO shifts (started_at_ms, ended_at_ms, maximum_sample_interval, imported_from, started_by, ended_by)
+      VALUES (?, ?, ?, ?, ?, ?)
       """
     ) { (s) throws(StoreError) -> Int64 in
       try s.bind(startMilliseconds, at: 1)
       try s.bind(endMilliseconds, at: 2)
       try s.bind(maximumSampleInterval, at: 3)
       try s.bind(importedFrom, at: 4)
+      try s.bind(startedBy.rawValue, at: 5)
+      try s.bind(endedBy?.rawValue, at: 6)
       try s.step()
       return database.lastInsertRowID
     }
@@ -129,7 +136,8 @@ extension SampleStore {
     return StoredShift(
       shift: shift, maximumSampleInterval: s.double(3),
       origin: s.text(4).map { .imported(source: $0) } ?? .recorded,
-      sampleCount: Int(s.int64(5)))
+      sampleCount: Int(s.int64(5)), startedBy: s.text(6).flatMap(ShiftStartCause.init(rawValue:)),
+      endedBy: s.text(7).flatMap(ShiftEndCause.init(rawValue:)))
   }
 
   static func validate(maximumSampleInterval: TimeInterval) throws(StoreError) {

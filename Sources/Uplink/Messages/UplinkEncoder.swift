@@ -47,6 +47,8 @@ public struct UplinkEncoder: Sendable, Hashable {
     case .shift(let report):
       json.time("started_at", report.startedAt)
       json.time("ended_at", report.endedAt)
+      json.string("started_by", report.startedBy?.rawValue)
+      json.string("ended_by", report.endedBy?.rawValue)
       json.json("distance", ControlCoding.text(WireDistance(report.distance, unit: report.unit)))
       json.string("summary", report.summary)
     case .session(let event):

@@ -51,11 +51,14 @@ public struct SampleBatch: Sendable, Hashable {
   }
 }
 
-/// A completed shift with the figure measured from its rows when it ended.
+/// A completed shift with the figure measured from its rows when it ended, and how it
+/// started and ended (nil when unknown).
 public struct ShiftReport: Sendable, Hashable {
   public var shiftID: Int64
   public var startedAt: Date
   public var endedAt: Date
+  public var startedBy: ShiftStartCause?
+  public var endedBy: ShiftEndCause?
   public var distance: RouteDistance
   /// The unit of the figure beside the metres, and of the summary.
   public var unit: DistanceUnit
@@ -63,12 +66,14 @@ public struct ShiftReport: Sendable, Hashable {
   public var summary: String
 
   public init(
-    shiftID: Int64, startedAt: Date, endedAt: Date, distance: RouteDistance, unit: DistanceUnit = .miles,
-    summary: String
+    shiftID: Int64, startedAt: Date, endedAt: Date, startedBy: ShiftStartCause? = nil, endedBy: ShiftEndCause? = nil,
+    distance: RouteDistance, unit: DistanceUnit = .miles, summary: String
   ) {
     self.shiftID = shiftID
     self.startedAt = startedAt
     self.endedAt = endedAt
+    self.startedBy = startedBy
+    self.endedBy = endedBy
     self.distance = distance
     self.unit = unit
     self.summary = summary
@@ -76,11 +81,14 @@ public struct ShiftReport: Sendable, Hashable {
 
   /// The report of an ended shift, its summary worded by `RouteQuality` in `unit`. Nil for
   /// a shift that is still running: only completed shifts are reported.
-  public init?(shift: Shift, distance: RouteDistance, unit: DistanceUnit = .miles) {
+  public init?(
+    shift: Shift, distance: RouteDistance, unit: DistanceUnit = .miles, startedBy: ShiftStartCause? = nil,
+    endedBy: ShiftEndCause? = nil
+  ) {
     guard let endedAt = shift.endedAt else { return nil }
     self.init(
-      shiftID: shift.id, startedAt: shift.startedAt, endedAt: endedAt, distance: distance, unit: unit,
-      summary: RouteQuality(distance: distance, unit: unit).summary)
+      shiftID: shift.id, startedAt: shift.startedAt, endedAt: endedAt, startedBy: startedBy, endedBy: endedBy,
+      distance: distance, unit: unit, summary: RouteQuality(distance: distance, unit: unit).summary)
   }
 }
 

@@ -28,10 +28,13 @@ public final class OutboxCommitObserver: StoreCommitObserver {
     try enqueue(.samples(SampleBatch(shiftID: shiftID, samples: samples)), in: transaction)
   }
 
-  public func shiftCompleted(_ shift: Shift, distance: RouteDistance, in transaction: StoreTransaction)
+  public func shiftCompleted(_ shift: StoredShift, distance: RouteDistance, in transaction: StoreTransaction)
     throws(StoreError)
   {
-    guard let report = ShiftReport(shift: shift, distance: distance, unit: unit) else { return }
+    guard
+      let report = ShiftReport(
+        shift: shift.shift, distance: distance, unit: unit, startedBy: shift.startedBy, endedBy: shift.endedBy)
+    else { return }
     try enqueue(.shift(report), in: transaction)
   }
 

@@ -33,7 +33,7 @@ extension RecordingComponent {
     if let limit { shifts = Array(shifts.prefix(max(0, limit))) }
     var rows: [ShiftSummary] = []
     for stored in shifts {
-      rows.append(figure.summary(of: stored.shift, distance: try store.recordedDistance(ofShift: stored.id)))
+      rows.append(figure.summary(of: stored, distance: try store.recordedDistance(ofShift: stored.id)))
     }
     responder.succeed(ShiftsResult(shifts: rows))
   }
@@ -45,7 +45,7 @@ extension RecordingComponent {
     let sessions = Set(samples.compactMap(\.captureSessionID)).count
     responder.succeed(
       ShiftDetail(
-        shift: figure.summary(of: stored.shift, distance: distance),
+        shift: figure.summary(of: stored, distance: distance),
         qualifyingSentences: figure.quality(distance).qualifyingSentences, captureSessions: sessions))
   }
 
@@ -59,7 +59,7 @@ extension RecordingComponent {
       }
     }
     let distance = try store.recordedDistance(ofShift: id)
-    responder.succeed(ExportResult(shift: figure.summary(of: stored.shift, distance: distance), segments: segments))
+    responder.succeed(ExportResult(shift: figure.summary(of: stored, distance: distance), segments: segments))
   }
 
   /// The whole track: the control server assembled its parts.
@@ -76,7 +76,7 @@ extension RecordingComponent {
     }
     let shift = try store.importTrack(
       judged.samples, source: arguments.name ?? "import", maximumSampleInterval: configuration.maximumSampleInterval)
-    let summary = figure.summary(of: shift.shift, distance: try store.recordedDistance(ofShift: shift.id))
+    let summary = figure.summary(of: shift, distance: try store.recordedDistance(ofShift: shift.id))
     let result = ImportResult(
       shift: summary, points: points.count, kept: judged.statistics.accepted, held: judged.statistics.held,
       accuracyAssumed: judged.statistics.accuracyAssumed, rejected: refused)

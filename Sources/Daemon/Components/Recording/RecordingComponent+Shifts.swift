@@ -8,28 +8,69 @@ import Store
 // Opening and closing a shift, and capture with it: what `shift start` and `shift end` do,
 // and what anything else in the component that starts or ends a shift must do the same way.
 extension RecordingComponent {
-  /// Opens a shift now and starts capturing into it.
+  /// Opens a shift now, by hand: capture starts into it, or (`Start=movement`, capture
+  /// running already) goes on into it.
   func startShift(_ store: SampleStore) throws -> ShiftSummary {
     let now = try clockNow()
     let stamp = coordinator.shiftStartStamp(now: now)
-    let shift = try store.startShift(at: stamp, maximumSampleInterval: configuration.maximumSampleInterval)
-    coordinator.shiftStarted(shift.id, stamped: stamp, now: now)
-    try beginCapture(shiftID: shift.id)
-    context?.announce(.shiftStarted(.init(shift: shift.id)), "shift \(shift.id) started; capture is on")
-    return figure.summary(of: shift.shift, distance: .empty)
+    let shift: StoredShift
+    if let capture, capture.recorder != nil {
+      shift = try capture.startByHand(at: stamp)
+      coordinator.shiftStarted(shift.id, stamped: stamp, now: now)
+    } else {
+      shift = try store.startShift(at: stamp, maximumSampleInterval: configuration.maximumSampleInterval)
+      coordinator.shiftStarted(shift.id, stamped: stamp, now: now)
+      try beginCapture(shiftID: shift.id)
+    }
+    context?.announce(
+      .shiftStarted(.init(shift: shift.id, startedBy: .manual, startedAt: shift.shift.startedAt)),
+      "shift \(shift.id) started; capture is on")
+    return figure.summary(of: shift, distance: .empty)
   }
 
-  /// Writes what is pending, ends the session and the shift, and measures it within its
-  /// window.
+  /// Ends the open shift by hand, measured within its window: capture writes what is
+  /// pending and stops with it, or (`Start=movement`) goes on, watching for the next
+  /// movement.
   func endShift(_ store: SampleStore) throws -> ShiftSummary {
-    guard let open = try store.openShift() else { throw StoreError.noOpenShift }
     let now = try clockNow()
-    endCapture(reason: "shift ended", now: now)
-    let ended = try store.endShift(open.id, at: coordinator.shiftEndStamp(now: now))
-    let summary = figure.summary(of: ended.shift, distance: try store.recordedDistance(ofShift: ended.id))
+    let ended: StoredShift
+    let distance: RouteDistance
+    if let capture, capture.recorder != nil {
+      (ended, distance) = try capture.endByHand(at: coordinator.shiftEndStamp(now: now))
+    } else {
+      guard let open = try store.openShift() else { throw StoreError.noOpenShift }
+      endCapture(reason: "shift ended", now: now)
+      ended = try store.endShift(open.id, at: coordinator.shiftEndStamp(now: now))
+      distance = try store.recordedDistance(ofShift: ended.id)
+    }
+    let summary = figure.summary(of: ended, distance: distance)
     context?.announce(
-      .shiftEnded(.init(shift: ended.id, summary: summary.summary)), "shift \(ended.id) ended: \(summary.summary)")
+      .shiftEnded(.init(shift: ended.id, summary: summary.summary, endedBy: .manual, endedAt: ended.shift.endedAt)),
+      "shift \(ended.id) ended: \(summary.summary)")
     return summary
+  }
+
+  /// With `Start=movement`: capture runs from start-up, through `ShiftRecorder`, which opens
+  /// and ends shifts as `ShiftPolicy` decides (a shift left open is resumed, waiting for a
+  /// fix to decide whether it goes on).
+  func beginWatching(_ store: SampleStore) throws {
+    guard let clock = context?.clock else { return }
+    let recorder = try ShiftRecorder(
+      store: store, configuration: configuration.shiftPolicy, batchPolicy: batchPolicy,
+      maximumSampleInterval: configuration.maximumSampleInterval, now: { clock.now().wall })
+    capture = try ShiftCapture(
+      sink: recorder, filter: RouteSampleFilter(configuration: configuration.filter), makeSessionID: makeSessionID)
+    coordinator.captureStarted()
+  }
+
+  /// The tick with `Start=movement`: the receiver's time passing (or a synchronised wall
+  /// clock before any fix has dated it) may end the shift.
+  func timePassed(now: ClockReading) {
+    guard let capture, capture.recorder != nil,
+      let outcome = capture.timePassed(
+        receiverTime: coordinator.receiverTime(now: now), synchronisedWallClock: now.synchronisedWall)
+    else { return }
+    perform(coordinator.captured(outcome, now: now))
   }
 
   /// Starts capturing into shift `shiftID` with a fresh capture.

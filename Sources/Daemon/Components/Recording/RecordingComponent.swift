@@ -16,9 +16,11 @@ import Store
 /// What to make of each input is `RecordingCoordinator`'s decision (pure); this adapter
 /// hands it gpsd's events, what capture did and the ticks, and carries out its actions.
 ///
-/// Capture runs only while a shift is open. A daemon that starts with a shift still open
-/// (a restart or a crash) ends the sessions the old process left running and captures in
-/// a new one: a new process is an interruption the measurement must see.
+/// With `[Shift] Start=manual` capture runs only while a shift is open; with `movement` it
+/// runs from start-up, and shifts start and end as `ShiftPolicy` decides
+/// (`ShiftRecorder`). A daemon that starts with a shift still open (a restart or a crash)
+/// ends the sessions the old process left running and captures in a new one: a new
+/// process is an interruption the measurement must see.
 ///
 /// The store is used on the loop thread: its writes are one short transaction a second
 /// (WAL, one fsync), and every read answers a command. A write that hangs therefore stops
@@ -57,7 +59,8 @@ public final class RecordingComponent: DaemonComponent {
     self.figure = ShiftFigure(unit: configuration.units)
     self.makeSessionID = makeSessionID
     coordinator = RecordingCoordinator(
-      gpsdAddress: configuration.gpsd.description, shiftClockTolerance: configuration.maximumSampleInterval)
+      gpsdAddress: configuration.gpsd.description, shiftClockTolerance: configuration.maximumSampleInterval,
+      unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop)
   }
 
   /// Registers a component told of every fix and every accepted sample (guidance). Call
@@ -94,8 +97,13 @@ public final class RecordingComponent: DaemonComponent {
         "capture session \(session) ended: daemon restarted")
     }
     liveMileage = ActiveShiftRouteService(store: store)
-    if let open = try store.openShift() {
+    let open = try store.openShift()
+    if configuration.shiftStart == .movement {
+      try beginWatching(store)
+    } else if let open {
       try beginCapture(shiftID: open.id)
+    }
+    if let open {
       context.announce(
         .captureResumed(.init(shift: open.id)), "shift \(open.id) is still open: capture resumes in a new session")
     }
@@ -125,6 +133,7 @@ public final class RecordingComponent: DaemonComponent {
     if coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
       perform(coordinator.storeRetried(succeeded: capture.retryStore(), now: now))
     }
+    timePassed(now: now)
   }
 
   /// A receiver's instant is judged when the next one's report comes; one that has had no
@@ -200,7 +209,8 @@ public final class RecordingComponent: DaemonComponent {
     if let liveMileage {
       do {
         if let live = try liveMileage.status() {
-          status.shift = figure.summary(of: live.shift.shift, distance: live.distance)
+          let standing = context.map { coordinator.standing(capture?.recorder?.policy.status, now: $0.clock.now()) }
+          status.shift = figure.summary(of: live.shift, distance: live.distance, live: standing)
         }
       } catch {
         coordinator.storeReadFailed("the open shift could not be read: \(error)")

@@ -4,30 +4,41 @@ import FoundationEssentials
 import GPSD
 import Store
 
-/// The open shift's capture, owned in one place: the service that judges fixes and groups
-/// them into sessions (`CaptureService`) and the sink that keeps them in the store's
-/// one-second batches (`StoreSampleSink`). Each call does its I/O and says what happened as
-/// a `CaptureOutcome`, for `RecordingCoordinator`. Loop thread only.
+/// Capture, owned in one place: the service that judges fixes and groups them into
+/// sessions (`CaptureService`) and the sink that keeps them in the store's one-second
+/// batches: one shift's (`StoreSampleSink`, `[Shift] Start=manual`: capture runs while a
+/// shift is open), or the shift `ShiftPolicy` gives each sample (`ShiftRecorder`,
+/// `Start=movement`: capture runs all the time). Each call does its I/O and says what
+/// happened as a `CaptureOutcome`, for `RecordingCoordinator`. Loop thread only.
 final class ShiftCapture {
-  let shift: Int64
   private var service: CaptureService
-  private let sink: StoreSampleSink
+  private let sink: any CaptureStoreSink
+  /// With `Start=movement`: the sink that opens and ends shifts by itself.
+  let recorder: ShiftRecorder?
 
   /// Starts capturing into `shift`: the filter judges from what the store already holds.
   /// `wallClock` dates the batches and the session records the sink writes.
-  init(
+  convenience init(
     shift: Int64, store: SampleStore, batchPolicy: SampleBatchPolicy, filter: RouteSampleFilter,
     makeSessionID: @escaping () -> CaptureSessionID, wallClock: @escaping () -> Date
   ) throws {
-    self.shift = shift
     // The batch's one-second age is judged on the wall clock, as the session records it
     // dates are; `SampleBatchPolicy` writes at once when that clock has stepped back.
-    sink = StoreSampleSink(batch: SampleBatch(store: store, shiftID: shift, policy: batchPolicy), now: wallClock)
+    let sink = StoreSampleSink(batch: SampleBatch(store: store, shiftID: shift, policy: batchPolicy), now: wallClock)
+    try self.init(sink: sink, filter: filter, makeSessionID: makeSessionID)
+  }
+
+  /// Starts capturing through `sink`: the filter judges from its last kept sample.
+  init(sink: any CaptureStoreSink, filter: RouteSampleFilter, makeSessionID: @escaping () -> CaptureSessionID) throws {
+    self.sink = sink
+    recorder = sink as? ShiftRecorder
     service = CaptureService(
       sink: sink, filter: filter, holdsAfterSaveFailure: true, makeSessionID: makeSessionID)
     try service.startCapture()
   }
 
+  /// The shift samples go into now; nil while none is open.
+  var shift: Int64? { sink.shiftID }
   var session: CaptureSessionID? { service.session }
   var statistics: CaptureStatistics { service.statistics }
   /// Whether capture holds on a failed save until the store takes a write again.
@@ -79,6 +90,38 @@ final class ShiftCapture {
     return true
   }
 
+  /// The receiver's time now, or a synchronised wall clock while no fix has dated it:
+  /// a shift the recorder holds may end. A store that fails meanwhile is a failed save.
+  func timePassed(receiverTime: Date?, synchronisedWallClock: Date?) -> CaptureOutcome? {
+    guard let recorder else { return nil }
+    var events: [CaptureEvent] = []
+    var diskFull = false
+    do {
+      if let receiverTime {
+        try recorder.timePassed(receiverTime: receiverTime)
+      } else if let synchronisedWallClock {
+        try recorder.timePassed(synchronisedWallClock: synchronisedWallClock)
+      }
+    } catch {
+      events = service.saveFailed(reason: "\(error)")
+      diskFull = Self.isDiskFull(error)
+    }
+    let outcome = outcome(events, diskFull: diskFull)
+    return events.isEmpty && outcome.shiftChanges.isEmpty ? nil : outcome
+  }
+
+  /// `shift start` with `Start=movement`: capture goes on, into the new shift.
+  func startByHand(at start: Date) throws -> StoredShift {
+    guard let recorder else { throw RecordingNotStarted() }
+    return try recorder.startByHand(at: start)
+  }
+
+  /// `shift end` with `Start=movement`: capture goes on, watching for the next movement.
+  func endByHand(at end: Date) throws -> (StoredShift, RouteDistance) {
+    guard let recorder else { throw RecordingNotStarted() }
+    return try recorder.endByHand(at: end)
+  }
+
   /// Writes what is pending and ends the session (shift end, daemon stopping).
   func stop(reason: String) -> CaptureOutcome {
     var events: [CaptureEvent] = []
@@ -98,7 +141,25 @@ final class ShiftCapture {
   ) -> CaptureOutcome {
     CaptureOutcome(
       shift: shift, events: events, statisticsBefore: statisticsBefore, statistics: service.statistics,
-      batchIsWritten: sink.batch.pending.isEmpty, diskFull: diskFull)
+      batchIsWritten: sink.batchIsWritten, diskFull: diskFull,
+      shiftChanges: (recorder?.takeChanges() ?? []).compactMap(Self.change))
+  }
+
+  private static func change(_ change: ShiftRecorder.Change) -> ShiftChange? {
+    switch change {
+    case let .started(stored, displacement?):
+      return .started(shift: stored.id, at: stored.shift.startedAt, displacement: displacement)
+    case .started(_, nil):
+      return nil
+    case let .ended(stored, distance):
+      return .ended(
+        shift: stored.id, at: stored.shift.endedAt ?? stored.shift.startedAt, cause: stored.endedBy ?? .manual,
+        distance: distance)
+    }
+  }
+
+  private static func isDiskFull(_ error: any Error) -> Bool {
+    ((error as? SampleBatchFailure)?.error ?? (error as? StoreError))?.isDiskFull ?? false
   }
 }
 

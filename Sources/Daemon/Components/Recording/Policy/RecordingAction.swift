@@ -18,9 +18,10 @@ enum RecordingAction: Hashable {
   case redateShiftStart(shift: Int64, to: Date, wallClockError: TimeInterval)
 }
 
-/// What one input to the open shift's capture did, for `RecordingCoordinator.captured`.
+/// What one input to capture did, for `RecordingCoordinator.captured`.
 struct CaptureOutcome {
-  var shift: Int64
+  /// The shift open after it, if any.
+  var shift: Int64?
   var events: [CaptureEvent]
   /// Capture's tally before the fix that led to `events` (a session's counts start with
   /// the fix that started it); nil when no fix led to them.
@@ -32,4 +33,6 @@ struct CaptureOutcome {
   /// Whether the store's error, for a save that failed outside a fix (a timed flush), was
   /// a full disk: the one failure a restart cannot cure.
   var diskFull = false
+  /// Shifts capture opened or ended by itself (`[Shift] Start=movement`), in order.
+  var shiftChanges: [ShiftChange] = []
 }

@@ -21,15 +21,24 @@ struct RecordingCoordinator {
   private(set) var gpsd = GPSDStatus()
   private(set) var tally = SessionTally()
   private(set) var storeHealth = StoreHealth()
-  private var shiftClock: ShiftClock
+  var shiftClock: ShiftClock
+  /// How shifts' figures are worded.
+  let figure: ShiftFigure
+  /// `[Shift] EndAfterStop`, as the journal says it.
+  let endAfterStop: TimeInterval
   /// gpsd is reported unreachable once, not at each reconnection attempt.
   private var reportedUnreachable = false
   /// When (monotonic) the last tick ran.
   private var lastTick: TimeInterval?
 
-  init(gpsdAddress: String, shiftClockTolerance: TimeInterval) {
+  init(
+    gpsdAddress: String, shiftClockTolerance: TimeInterval, unit: DistanceUnit = .miles,
+    endAfterStop: TimeInterval = ShiftPolicy.Configuration().endAfterStop
+  ) {
     self.gpsdAddress = gpsdAddress
     shiftClock = ShiftClock(tolerance: shiftClockTolerance)
+    figure = ShiftFigure(unit: unit)
+    self.endAfterStop = endAfterStop
   }
 
   // MARK: - gpsd
@@ -94,19 +103,21 @@ struct RecordingCoordinator {
           .announce(
             EventReport(
               .captureSessionStarted(.init(session: id.rawValue, shift: shift, reason: reason.description)),
-              "capture session \(id) started for shift \(shift): \(reason)")))
+              "capture session \(id) started \(shift.map { "for shift \($0)" } ?? "(no shift open)"): \(reason)")))
       case let .sessionEnded(id, reason):
         tally.sessionEnded(statistics: outcome.statistics)
         actions.append(
           .announce(
             EventReport(
               .captureSessionEnded(.init(session: id.rawValue, shift: shift, reason: reason.description)),
-              "capture session \(id) of shift \(shift) ended: \(reason)",
+              "capture session \(id)\(shift.map { " of shift \($0)" } ?? "") ended: \(reason)",
               priority: reason.code == "capture_stopped" ? .notice : .warning)))
       case let .accepted(sample):
         actions.append(.observeAccepted(sample))
         // The first kept fix of a shift started before any fix checks the wall clock's stamp.
-        if let correction = shiftClock.kept(fixAt: sample.timestamp, monotonic: now.monotonic, shiftID: shift) {
+        if let correction = shiftClock.kept(fixAt: sample.timestamp, monotonic: now.monotonic, shiftID: shift),
+          let shift
+        {
           actions.append(
             .redateShiftStart(shift: shift, to: correction.start, wallClockError: correction.wallClockError))
         }
@@ -123,12 +134,13 @@ struct RecordingCoordinator {
           .announce(
             EventReport(
               .captureAccuracyAssumed(.init(session: id.rawValue, shift: shift, accuracyMetres: metres)),
-              "capture session \(id) of shift \(shift): the receiver reports no error estimate; its fixes are kept with an assumed accuracy of \(Int(metres.rounded())) m",
+              "capture session \(id)\(shift.map { " of shift \($0)" } ?? ""): the receiver reports no error estimate; its fixes are kept with an assumed accuracy of \(Int(metres.rounded())) m",
               priority: .notice)))
       case .rejected, .dropped:
         break
       }
     }
+    for change in outcome.shiftChanges { actions += shiftChanged(change, now: now) }
     return actions
   }
 

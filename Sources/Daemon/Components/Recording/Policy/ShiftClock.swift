@@ -42,7 +42,7 @@ struct ShiftClock {
   /// Learns from a kept fix; returns the start shift `shiftID` should have instead of its
   /// provisional one (and by how much the wall clock was off), when they disagree by more
   /// than the tolerance.
-  mutating func kept(fixAt fixTime: Date, monotonic: TimeInterval, shiftID: Int64)
+  mutating func kept(fixAt fixTime: Date, monotonic: TimeInterval, shiftID: Int64?)
     -> (start: Date, wallClockError: TimeInterval)?
   {
     anchor = (fixTime, monotonic)

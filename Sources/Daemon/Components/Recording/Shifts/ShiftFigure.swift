@@ -15,10 +15,14 @@ struct ShiftFigure {
     RouteQuality(distance: distance, unit: unit, separators: .posix)
   }
 
-  func summary(of shift: Shift, distance: RouteDistance) -> ShiftSummary {
+  /// The row of `stored`, with how it started and ended; `live`, in status, how the open
+  /// shift stands.
+  func summary(of stored: StoredShift, distance: RouteDistance, live: ShiftSummary.Live? = nil) -> ShiftSummary {
     let quality = quality(distance)
+    let shift = stored.shift
     return ShiftSummary(
-      id: shift.id, startedAt: shift.startedAt, endedAt: shift.endedAt, distance: wireDistance(distance),
-      summary: quality.summary, details: quality.details, spoken: quality.spoken)
+      id: shift.id, startedAt: shift.startedAt, endedAt: shift.endedAt, startedBy: stored.startedBy,
+      endedBy: stored.endedBy, distance: wireDistance(distance), summary: quality.summary, details: quality.details,
+      spoken: quality.spoken, live: live)
   }
 }
