@@ -88,6 +88,11 @@ public final class MQTTPublisher: @unchecked Sendable {
       }
     }
     try check(mosquitto_threaded_set(handle, true), "enable threaded use")
+    if configuration.acceptCommands {
+      // A reply follows the command's PUBACK within milliseconds: with Nagle's algorithm it
+      // would wait for the broker to acknowledge that segment (a delayed ACK, 40 ms).
+      try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "turn off Nagle's algorithm")
+    }
     try check(
       mosquitto_max_inflight_messages_set(handle, UInt32(max(1, min(maxInFlight, 65535)))), "set the in-flight window")
     if let username = configuration.username {
