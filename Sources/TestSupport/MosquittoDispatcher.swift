@@ -6,7 +6,7 @@ import Foundation
 
 /// A fleet dispatcher made of mosquitto's own clients, not of ours: a `mosquitto_pub -l`
 /// that publishes each line written to it as one QoS 1 command on `PREFIX/command`, and a
-/// `mosquitto_sub` on `PREFIX/reply` and `PREFIX/events` whose output is read as it comes,
+/// `mosquitto_sub` on `PREFIX/reply`, `events` and `live` whose output is read as it comes,
 /// each line stamped with the monotonic time it arrived (the latency figures are those
 /// stamps against the time the command was written). Subscribed before anything is sent.
 public final class MosquittoDispatcher: @unchecked Sendable {
@@ -37,7 +37,7 @@ public final class MosquittoDispatcher: @unchecked Sendable {
     subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
     subscriber.arguments = [
       "-h", "127.0.0.1", "-p", String(port), "-t", "\(prefix)/reply", "-t", "\(prefix)/events", "-t",
-      "\(prefix)/probe", "-q", "1", "-i", clientID, "-v",
+      "\(prefix)/live", "-t", "\(prefix)/probe", "-q", "1", "-i", clientID, "-v",
     ]
     let output = Pipe()
     subscriber.standardOutput = output
@@ -95,13 +95,18 @@ public final class MosquittoDispatcher: @unchecked Sendable {
   }
 
   /// The event types received (`guidance.off_route`, ...), in arrival order.
-  public var eventTypes: [String] {
-    received.filter { $0.topic == "\(prefix)/events" }.compactMap {
+  public var eventTypes: [String] { eventTypes(in: received) }
+
+  /// The event types among `arrivals`, in order: for a `wait` condition, which is handed
+  /// what was received and must not ask for it again (the lock is held).
+  public func eventTypes(in arrivals: [Arrival]) -> [String] {
+    arrivals.filter { $0.topic == "\(prefix)/events" }.compactMap {
       ($0.json["event"] as? [String: Any])?["type"] as? String
     }
   }
 
-  /// Waits until `condition` holds for what was received (true), or `timeout` passes.
+  /// Waits until `condition` holds for what was received (true), or `timeout` passes. The
+  /// condition runs with the lock held: it reads its argument, never `received`.
   @discardableResult
   public func wait(timeout: TimeInterval, until satisfied: ([Arrival]) -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: timeout)

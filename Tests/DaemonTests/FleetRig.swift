@@ -28,25 +28,27 @@ final class FleetRig {
     dispatcher = try MosquittoDispatcher(port: broker.port, prefix: Self.prefix, directory: directory)
   }
 
-  /// The `[Uplink]` section taking commands (or not), with quick reconnects.
-  func config(accept: Bool = true, extra: [String] = []) -> String {
+  /// The `[Uplink]` section taking commands (or not), with quick reconnects, its `extra`
+  /// keys, then any other `sections`.
+  func config(accept: Bool = true, extra: [String] = [], sections: String = "") -> String {
     ([
       "[Uplink]", "Host=127.0.0.1", "Port=\(broker.port)", "VehicleID=\(Self.vehicle)", "KeepAlive=5",
       "ReconnectDelay=1", "ReconnectDelayMax=1", "AcceptCommands=\(accept ? "yes" : "no")",
-    ] + extra).joined(separator: "\n") + "\n"
+    ] + extra).joined(separator: "\n") + "\n" + sections
   }
 
   /// `dashpilotd` on the rig's database, ready, and (when it takes commands) subscribed to
   /// its command topic: the broker's log says so.
   func startDaemon(
-    accept: Bool = true, extra: [String] = [], gpsd: String? = nil, environment: [String: String] = [:],
-    waitForBroker: Bool = true
+    accept: Bool = true, extra: [String] = [], sections: String = "", gpsd: String? = nil,
+    environment: [String: String] = [:], waitForBroker: Bool = true
   ) throws -> DaemonUnderTest {
     var arguments = ["--database", database]
     if let gpsd { arguments += ["--gpsd", gpsd] }
     let subscriptionsBefore = subscriptions
     let daemon = try DaemonUnderTest(
-      config: config(accept: accept, extra: extra), arguments: arguments, environment: environment)
+      config: config(accept: accept, extra: extra, sections: sections), arguments: arguments,
+      environment: environment)
     try daemon.waitUntilReady(timeout: 30)
     guard waitForBroker else { return daemon }
     let connected = daemon.waitForStatus(timeout: 30) { $0.object("uplink")?["connected"] as? Bool == true }
