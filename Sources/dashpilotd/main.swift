@@ -14,5 +14,8 @@ exit(
     recording.addFixObserver(guidance)
     // The fleet uplink only with an [Uplink] section: otherwise no outbox, no connection.
     guard let uplink = configuration.uplink else { return [recording, guidance] }
-    return [recording, guidance, UplinkComponent(configuration: configuration, uplink: uplink, recording: recording)]
+    return [
+      recording, guidance,
+      UplinkComponent(configuration: configuration, uplink: uplink, recording: recording, guidance: guidance),
+    ]
   })

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import Foundation
 import Synchronization
 import TestSupport

@@ -17,8 +17,8 @@ struct GuidanceGridDriveTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: committed.path).sorted()
     #expect(
       names == [
-        "grid-rejoin.json", "grid-rejoin.nmea", "grid-turn-off.json", "grid-turn-off.nmea", "grid-walk.json",
-        "grid-walk.nmea", "grid-wander.json", "grid-wander.nmea",
+        "grid-dispatch.json", "grid-dispatch.nmea", "grid-rejoin.json", "grid-rejoin.nmea", "grid-turn-off.json",
+        "grid-turn-off.nmea", "grid-walk.json", "grid-walk.nmea", "grid-wander.json", "grid-wander.nmea",
       ])
     #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == names)
     for name in names {

@@ -249,15 +249,15 @@ struct UplinkDaemonTests {
     #expect(imported.id == 1)
     #expect(try daemon.controlJSON(["shift", "start"])["id"] as? Int == 2)
     #expect(try daemon.controlJSON(["shift", "end"])["id"] as? Int == 2)
-    // samples + shift of the import, and the empty shift's report.
-    let waiting = daemon.waitForStatus(timeout: 10) { $0.object("uplink")?["outbox_depth"] as? Int == 3 }
+    // samples + shift of the import; the empty shift's start and end events and its report.
+    let waiting = daemon.waitForStatus(timeout: 10) { $0.object("uplink")?["outbox_depth"] as? Int == 5 }
     let uplink = try #require(waiting?.object("uplink"))
     #expect(uplink["connected"] as? Bool == false)
     #expect(uplink["last_error"] as? String == expectedError)
     #expect(waiting?.object("store")?["ok"] as? Bool == true)
     let text = try daemon.control(["status"]).standardOutput
     let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("uplink") })
-    #expect(line.hasPrefix("uplink     not connected to 127.0.0.1:\(broker.port) · outbox 3 waiting, oldest "))
+    #expect(line.hasPrefix("uplink     not connected to 127.0.0.1:\(broker.port) · outbox 5 waiting, oldest "))
     #expect(line.hasSuffix(" s · last error: \(expectedError)"))
     #expect(daemon.log.contains(expectedError))
     #expect(try Self.storedPositions(daemon.databasePath).mapValues(\.count) == [1: 12])

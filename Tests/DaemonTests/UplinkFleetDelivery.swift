@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// What a fleet back end makes of everything `mosquitto_sub` received: the queued messages
-/// (`samples`, `shift`, `session`) parsed, and the set de-duplicated by idempotency key the
-/// way the documented consumer does it (keep the first copy of each key), in sequence order.
+/// (`samples`, `shift`, `session`, `events`) parsed, and the set de-duplicated by idempotency
+/// key the way the documented consumer does it (keep the first copy of each key), in
+/// sequence order.
 struct UplinkFleetDelivery {
   struct Message {
     var kind: String
@@ -26,7 +27,7 @@ struct UplinkFleetDelivery {
     var all: [Message] = []
     for (topic, payload) in received {
       let kind = String(topic.split(separator: "/").last ?? "")
-      guard ["samples", "shift", "session"].contains(kind),
+      guard ["samples", "shift", "session", "events"].contains(kind),
         let json = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any],
         let key = json["key"] as? String, let sequence = json["sequence"] as? Int
       else { continue }

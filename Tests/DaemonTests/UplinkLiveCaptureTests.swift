@@ -46,8 +46,13 @@ struct UplinkLiveCaptureTests {
     let figure = shifts.first?.json["distance"] as? [String: Any]
     #expect(figure?["usable_positions"] as? Int == ended.object("distance")?["usable_positions"] as? Int)
     #expect(figure?["gaps"] as? Int == ended.object("distance")?["gaps"] as? Int)
-    // The shift's figure is the last thing it queued.
-    #expect(shifts.first?.sequence == sequences.last)
+    // The shift's figure is the last thing its store queued, and the fleet then hears that
+    // it ended; it heard that it started first of all.
+    #expect(shifts.first.map { $0.sequence + 1 } == sequences.last)
+    let events = delivery.messages("events").map { ($0.json["event"] as? [String: Any])?["type"] as? String }
+    #expect(events.first == "shift.started")
+    #expect(events.last == "shift.ended")
+    #expect(delivery.unique.first?.kind == "events")
     return delivery
   }
 

@@ -82,16 +82,29 @@ import Testing
       timestamp: t0, coordinate: GeoCoordinate(latitude: -33.865, longitude: 151.2094), horizontalAccuracy: 3,
       speed: 0, captureSessionID: nil)
     #expect(
-      text(encoder.live(LiveStatus(at: t0 + 0.5, position: position, shift: unmeasured)))
+      text(
+        encoder.live(
+          LiveStatus(
+            at: t0 + 0.5, position: position, shift: unmeasured,
+            guidance: LiveStatus.Guidance(phase: "following", distanceRemaining: 549.94))))
         == #"{"schema":"dashpilot.live/1","vehicle":"van-7","at":"2023-11-14T22:13:20.500Z","#
         + #""position":{"time":"2023-11-14T22:13:20.000Z","lat":-33.8650000,"lon":151.2094000,"accuracy":3.0,"speed":0.00},"#
         + #""shift":{"id":5,"started_at":"2023-11-14T22:13:20.000Z","distance":{"gaps":0,"inferred_continuity":false,"#
         + #""measured":false,"metres":0,"partial":false,"segments":0,"unit":"miles","usable_positions":0,"value":null},"#
-        + #""summary":"No distance measured: no usable position was recorded"}}"#)
+        + #""summary":"No distance measured: no usable position was recorded"},"#
+        + #""guidance":{"phase":"following","distance_remaining_m":549.9}}"#)
     #expect(
       text(encoder.live(LiveStatus(at: t0, position: nil, shift: nil)))
-        == #"{"schema":"dashpilot.live/1","vehicle":"van-7","at":"2023-11-14T22:13:20.000Z","position":null,"shift":null}"#
-    )
+        == #"{"schema":"dashpilot.live/1","vehicle":"van-7","at":"2023-11-14T22:13:20.000Z","position":null,"shift":null,"#
+        + #""guidance":null}"#)
+    #expect(
+      text(
+        encoder.live(
+          LiveStatus(
+            at: t0, position: nil, shift: nil,
+            guidance: LiveStatus.Guidance(phase: "waiting_for_fix", distanceRemaining: nil))))
+        == #"{"schema":"dashpilot.live/1","vehicle":"van-7","at":"2023-11-14T22:13:20.000Z","position":null,"shift":null,"#
+        + #""guidance":{"phase":"waiting_for_fix","distance_remaining_m":null}}"#)
   }
 
   @Test func outsideInputNeverCrashesTheEncoder() {

@@ -1,3 +1,5 @@
+import DashPilotCore
+
 /// Why an argument was refused, as a phrase naming the argument.
 struct ArgumentFailure: Error {
   var message: String

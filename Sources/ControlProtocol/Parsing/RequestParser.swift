@@ -1,31 +1,39 @@
+import DashPilotCore
 import FoundationEssentials
 
-/// Why a request line was refused, with the id when the line carried a readable one so
-/// the answer can be matched to it.
+/// Why a request was refused, with the id when the request carried a readable one so the
+/// answer can be matched to it.
 public struct RequestParseError: Error, Sendable, Hashable {
-  public var id: Int64?
+  public var id: RequestID?
   public var error: ControlError
 
-  public init(id: Int64?, _ code: ControlError.Code, _ message: String) {
+  public init(id: RequestID?, _ code: ControlError.Code, _ message: String) {
     self.id = id
     self.error = ControlError(code, message)
   }
 }
 
-/// Turns one request line into a checked request or a typed error. Pure (no I/O, no
-/// state), total (every byte string gets an answer, none traps), so a fuzzer can drive it
-/// directly.
+/// Turns one request into a checked request or a typed error: the one parser of the
+/// envelope `{"v":1,"id":…,"cmd":"…","args":{…}[,"expires_at":"…"]}`, for a line of the
+/// control socket and a message of the fleet's command topic alike. Pure (no I/O, no
+/// state, no clock: whether `expires_at` has passed is the caller's judgement), total
+/// (every byte string gets an answer, none traps), so a fuzzer can drive it directly.
 public enum RequestParser {
-  /// Parses `line`, the bytes before the newline (a trailing carriage return is allowed).
-  public static func parse<Bytes: Collection>(_ line: Bytes) -> Result<ControlRequest, RequestParseError>
+  /// Parses `request`, the bytes of one request (a line without its newline; a trailing
+  /// carriage return is allowed). A request longer than `limit` bytes is refused unread
+  /// with `tooLong`: the socket's lines are `lineTooLong` beyond 64 KiB, a fleet command
+  /// is `tooLarge` beyond 1 MiB.
+  public static func parse<Bytes: Collection>(
+    _ request: Bytes, limit: Int = ControlProtocolLimits.maximumLineLength,
+    tooLong: ControlError.Code = .lineTooLong
+  ) -> Result<ControlRequest, RequestParseError>
   where Bytes.Element == UInt8 {
-    var bytes = Array(line)
+    var bytes = Array(request)
     if bytes.last == 0x0D { bytes.removeLast() }
-    guard bytes.count <= ControlProtocolLimits.maximumLineLength else {
+    guard bytes.count <= limit else {
+      let what = tooLong == .lineTooLong ? "request line" : "request"
       return .failure(
-        RequestParseError(
-          id: nil, .lineTooLong,
-          "the request line is \(bytes.count) bytes; the limit is \(ControlProtocolLimits.maximumLineLength)"))
+        RequestParseError(id: nil, tooLong, "the \(what) is \(bytes.count) bytes; the limit is \(limit)"))
     }
     let value: JSONValue
     do {
@@ -39,10 +47,12 @@ public enum RequestParser {
     return parse(object: members)
   }
 
+  static let envelopeMembers: Set<String> = ["v", "id", "cmd", "args", "expires_at"]
+
   static func parse(object members: [String: JSONValue]) -> Result<ControlRequest, RequestParseError> {
-    let id = members["id"]?.integerValue
-    for key in members.keys where !["v", "id", "cmd", "args"].contains(key) {
-      return .failure(RequestParseError(id: id, .badRequest, "unknown request field \"\(key)\""))
+    let id = members["id"].flatMap(RequestID.init)
+    for key in members.keys.sorted() where !envelopeMembers.contains(key) {
+      return .failure(RequestParseError(id: id, .badRequest, "unknown request field \"\(truncated(key))\""))
     }
     guard let versionValue = members["v"] else {
       return .failure(RequestParseError(id: id, .badRequest, "the request has no protocol version \"v\""))
@@ -55,13 +65,26 @@ public enum RequestParser {
         ))
     }
     guard let id else {
-      return .failure(RequestParseError(id: nil, .badRequest, "the request needs an integer \"id\""))
+      return .failure(
+        RequestParseError(
+          id: nil, .badRequest,
+          "the request needs an \"id\": an integer, or a string of 1 to \(RequestID.maximumTextBytes) bytes"))
     }
     guard let commandName = members["cmd"]?.stringValue else {
       return .failure(RequestParseError(id: id, .badRequest, "the request needs a string \"cmd\""))
     }
     guard let command = ControlCommand(rawValue: commandName) else {
       return .failure(RequestParseError(id: id, .unknownCommand, "unknown command \"\(truncated(commandName))\""))
+    }
+    var expiresAt: Date?
+    if let value = members["expires_at"], value != .null {
+      guard let text = value.stringValue, let date = UTCTimestamp.parse(text) else {
+        return .failure(
+          RequestParseError(
+            id: id, .badRequest,
+            "\"expires_at\" must be a UTC time in ISO 8601, such as 2024-05-01T10:00:00Z or 2024-05-01T10:00:00.000Z"))
+      }
+      expiresAt = date
     }
     let arguments: [String: JSONValue]
     switch members["args"] {
@@ -74,7 +97,7 @@ public enum RequestParser {
       var reader = ArgumentReader(command: command, members: arguments)
       let checked = try reader.read()
       try reader.finish()
-      return .success(ControlRequest(id: id, command: command, arguments: checked))
+      return .success(ControlRequest(id: id, command: command, arguments: checked, expiresAt: expiresAt))
     } catch {
       return .failure(RequestParseError(id: id, .badArguments, "\(command.rawValue): \(error.message)"))
     }

@@ -55,10 +55,12 @@ public struct UplinkSection: Sendable, Hashable, Codable {
   public var lastError: String?
   /// The one line `dashpilotctl status` shows.
   public var summary: String
+  /// The fleet's command channel; absent from a daemon older than it.
+  public var commands: CommandChannelSection?
 
   public init(
     broker: String, connected: Bool, outboxDepth: Int, oldestUnsentAgeSeconds: Double?, inFlight: Int,
-    lastError: String?, summary: String
+    lastError: String?, summary: String, commands: CommandChannelSection? = nil
   ) {
     self.broker = broker
     self.connected = connected
@@ -67,6 +69,7 @@ public struct UplinkSection: Sendable, Hashable, Codable {
     self.inFlight = inFlight
     self.lastError = lastError
     self.summary = summary
+    self.commands = commands
   }
 
   public func encode(to encoder: Encoder) throws {
@@ -78,10 +81,11 @@ public struct UplinkSection: Sendable, Hashable, Codable {
     try container.encode(inFlight, forKey: .inFlight)
     try container.encode(lastError, forKey: .lastError)
     try container.encode(summary, forKey: .summary)
+    try container.encodeIfPresent(commands, forKey: .commands)
   }
 
   enum CodingKeys: String, CodingKey {
-    case broker, connected
+    case broker, connected, commands
     case outboxDepth = "outbox_depth"
     case oldestUnsentAgeSeconds = "oldest_unsent_age_seconds"
     case inFlight = "in_flight"

@@ -4,12 +4,18 @@ public struct ControlError: Error, Sendable, Hashable, Codable {
     // The request itself was wrong.
     case notJSON = "not_json"
     case lineTooLong = "line_too_long"
+    /// A fleet command over the size a command may have (1 MiB).
+    case tooLarge = "too_large"
     case unsupportedVersion = "unsupported_version"
     case badRequest = "bad_request"
     case unknownCommand = "unknown_command"
     case badArguments = "bad_arguments"
     // The daemon would not or could not answer it.
     case permissionDenied = "permission_denied"
+    /// A fleet command the box does not take over MQTT (`[Uplink] AllowedCommands=`).
+    case notAllowed = "not_allowed"
+    /// Its `expires_at` had passed when it arrived: not run.
+    case expired = "expired"
     case unavailable = "unavailable"
     case busy = "busy"
     case idleTimeout = "idle_timeout"

@@ -1,3 +1,4 @@
+import DashPilotCore
 import FoundationEssentials
 
 /// What the daemon tells `events` followers, one case per event type, each with its fields

@@ -1,28 +1,29 @@
+import DashPilotCore
 import FoundationEssentials
 
 /// Builds the answer lines the daemon writes.
 public enum ControlResponse {
-  /// `{"v":1,"id":N,"ok":true,"result":{...}}`
-  public static func success<Result: Encodable>(id: Int64, result: Result) -> Data {
+  /// `{"v":1,"id":N,"ok":true,"result":{...}}` (N as the request gave it: a number or a string)
+  public static func success<Result: Encodable>(id: RequestID, result: Result) -> Data {
     ControlCoding.line(SuccessEnvelope(v: ControlProtocolLimits.version, id: id, ok: true, result: result))
   }
 
   /// `{"v":1,"id":N,"ok":false,"error":{"code":"...","message":"..."}}`; `id` is null when
   /// the request was too broken to carry one.
-  public static func failure(id: Int64?, error: ControlError) -> Data {
+  public static func failure(id: RequestID?, error: ControlError) -> Data {
     ControlCoding.line(FailureEnvelope(v: ControlProtocolLimits.version, id: id, ok: false, error: error))
   }
 
   struct SuccessEnvelope<Result: Encodable>: Encodable {
     var v: Int
-    var id: Int64
+    var id: RequestID
     var ok: Bool
     var result: Result
   }
 
   struct FailureEnvelope: Encodable {
     var v: Int
-    var id: Int64?
+    var id: RequestID?
     var ok: Bool
     var error: ControlError
 
@@ -41,7 +42,7 @@ public enum ControlResponse {
 /// One line the daemon wrote, as the client reads it: an answer to a request, or an event
 /// of a followed stream.
 public enum ServerLine: Sendable {
-  case answer(id: Int64?, outcome: Result<JSONValue, ControlError>)
+  case answer(id: RequestID?, outcome: Result<JSONValue, ControlError>)
   case event(ControlEvent)
 
   /// Parses a line; a line that is neither is reported with what was wrong.
@@ -58,7 +59,7 @@ public enum ServerLine: Sendable {
       }
       return .success(.event(event.event))
     }
-    let id = members["id"]?.integerValue
+    let id = members["id"].flatMap(RequestID.init)
     switch members["ok"] {
     case .bool(true):
       return .success(.answer(id: id, outcome: .success(members["result"] ?? .null)))

@@ -18,6 +18,10 @@ public final class DaemonContext {
   var dispatchHandler: (ControlRequest, Responder) -> Void = { _, responder in
     responder.fail(.unavailable, "the daemon is not answering requests yet")
   }
+  private var eventObservers: [(ControlEvent) -> Void] = []
+  /// The receiver's latest time and when (monotonic) it was read: the time the box can
+  /// trust while its wall clock is not synchronised.
+  private var receiverTime: (time: Date, monotonic: Double)?
 
   init(
     configuration: DaemonConfiguration, configurationFile: String?, logger: any Logger,
@@ -48,7 +52,29 @@ public final class DaemonContext {
     _ event: DaemonEvent, _ message: String, priority: LogPriority = .notice, at time: Date? = nil
   ) {
     logger.log(priority, message, fields: LogFields(session: event.session, shift: event.shift, reason: event.reason))
-    publishHandler(ControlEvent(event, time: time ?? clock.now().wall, message: message))
+    let announced = ControlEvent(event, time: time ?? clock.now().wall, message: message)
+    publishHandler(announced)
+    for observer in eventObservers { observer(announced) }
+  }
+
+  /// Registers `observer` to be told of every event announced, after the socket's
+  /// followers (the uplink publishes some to the fleet). Loop thread only.
+  public func addEventObserver(_ observer: @escaping (ControlEvent) -> Void) {
+    eventObservers.append(observer)
+  }
+
+  /// Notes the receiver's time of a fix read now: what `trustedNow` falls back on.
+  public func noteReceiverTime(_ time: Date, at reading: ClockReading) {
+    receiverTime = (time, reading.monotonic)
+  }
+
+  /// The time now as the box can trust it: the wall clock when it is synchronised, else
+  /// the receiver's latest time carried forward by the monotonic clock; nil when neither
+  /// is known (a box without a real-time clock, before its first fix).
+  public func trustedNow(_ reading: ClockReading) -> Date? {
+    if let wall = reading.synchronisedWall { return wall }
+    guard let receiverTime else { return nil }
+    return receiverTime.time.addingTimeInterval(max(0, reading.monotonic - receiverTime.monotonic))
   }
 
   /// Answers `request` exactly as the control socket would, through `responder`: for

@@ -4,11 +4,11 @@ import FoundationEssentials
 /// The answer to one request read from a control socket connection, written back on it
 /// with the request's id. An answer to a client that has gone is dropped.
 final class ConnectionChannel: ResponseChannel {
-  private let requestID: Int64
+  private let requestID: RequestID
   private weak var connection: ClientConnection?
   private weak var server: ControlServer?
 
-  init(requestID: Int64, connection: ClientConnection, server: ControlServer) {
+  init(requestID: RequestID, connection: ClientConnection, server: ControlServer) {
     self.requestID = requestID
     self.connection = connection
     self.server = server

@@ -223,10 +223,11 @@ public final class ControlServer {
       return nil
     }
     connection[keyPath: pending] = nil
-    return ControlRequest(id: request.id, command: request.command, arguments: whole.request)
+    return ControlRequest(
+      id: request.id, command: request.command, arguments: whole.request, expiresAt: request.expiresAt)
   }
 
-  private func refuse(_ connection: ClientConnection, id: Int64?, _ error: ControlError) {
+  private func refuse(_ connection: ClientConnection, id: RequestID?, _ error: ControlError) {
     connection.closeWhenFlushed = true
     connection.input.removeAll()
     send(ControlResponse.failure(id: id, error: error), to: connection)

@@ -11,6 +11,8 @@ final class CommandDispatcher {
   var status: (() -> StatusResult)?
   /// Set once SIGTERM arrived: every request is refused from then on.
   var isStopping = false
+  /// The time a request's `expires_at` is judged against (`DaemonContext.trustedNow`).
+  var trustedNow: () -> Date? = { nil }
 
   /// Throws when two components claim one command.
   init(components: [any DaemonComponent]) throws {
@@ -29,6 +31,12 @@ final class CommandDispatcher {
   func dispatch(_ request: ControlRequest, _ responder: Responder) {
     if isStopping {
       responder.fail(.shuttingDown, "the daemon is stopping")
+      return
+    }
+    switch CommandExpiry.judge(request, trustedNow: request.expiresAt == nil ? nil : trustedNow()) {
+    case .unexpired: break
+    case .expired(let error), .unknown(let error):
+      responder.fail(error)
       return
     }
     switch request.command {

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import Foundation
 
 #if canImport(Glibc)
@@ -60,7 +61,7 @@ public final class ControlClient {
   {
     let id = nextID
     nextID += 1
-    try write(ControlRequest(id: id, command: command, arguments: arguments).encodedLine())
+    try write(ControlRequest(id: .number(id), command: command, arguments: arguments).encodedLine())
     while true {
       switch try readServerLine() {
       case nil:
@@ -68,7 +69,7 @@ public final class ControlClient {
       case .event?:
         continue
       case .answer(let answerID, let outcome)?:
-        if let answerID, answerID != id { continue }
+        if let answerID, answerID != .number(id) { continue }
         switch outcome {
         case .success(let result): return result
         case .failure(let error): throw .refused(error)

@@ -36,6 +36,7 @@ struct StatusRenderer {
     if let uplink = status.uplink {
       let line = uplink.connected ? uplink.summary : console.styled(uplink.summary, .yellow)
       lines.append(label("uplink") + line)
+      if let commands = uplink.commands { lines.append(label("commands") + commands.summary) }
     }
     return lines
   }

@@ -1,3 +1,4 @@
+import ControlProtocol
 import FoundationEssentials
 import PlatformSupport
 
@@ -30,6 +31,12 @@ public struct UplinkConfiguration: Sendable, Hashable {
   /// Reconnect back-off bounds, in whole seconds (libmosquitto's resolution).
   public var reconnectDelay: Int
   public var reconnectDelayMax: Int
+  /// Whether the box takes commands from the fleet on `PREFIX/command` (off unless
+  /// `AcceptCommands=yes`): the broker's ACL decides who may send them, this list what
+  /// they may be.
+  public var acceptCommands: Bool
+  /// The commands taken over MQTT, by the socket's names; anything else is `not_allowed`.
+  public var allowedCommands: Set<ControlCommand>
 
   public static let defaultPort = 1883
   public static let defaultTLSPort = 8883
@@ -40,7 +47,8 @@ public struct UplinkConfiguration: Sendable, Hashable {
     username: String? = nil, passwordFile: String? = nil, caFile: String? = nil,
     certFile: String? = nil, keyFile: String? = nil, qos: Int = 1, topicPrefix: String? = nil,
     outboxBound: Int = UplinkConfiguration.defaultOutboxBound, keepalive: Int = 30,
-    liveInterval: TimeInterval = 30, reconnectDelay: Int = 1, reconnectDelayMax: Int = 60
+    liveInterval: TimeInterval = 30, reconnectDelay: Int = 1, reconnectDelayMax: Int = 60,
+    acceptCommands: Bool = false, allowedCommands: Set<ControlCommand> = UplinkConfiguration.defaultAllowedCommands
   ) {
     self.host = host
     self.port = port ?? (caFile == nil ? Self.defaultPort : Self.defaultTLSPort)
@@ -58,7 +66,14 @@ public struct UplinkConfiguration: Sendable, Hashable {
     self.liveInterval = liveInterval
     self.reconnectDelay = reconnectDelay
     self.reconnectDelayMax = reconnectDelayMax
+    self.acceptCommands = acceptCommands
+    self.allowedCommands = allowedCommands
   }
+
+  /// What a dispatcher needs: the car's state, its shift, and where it should drive.
+  public static let defaultAllowedCommands: Set<ControlCommand> = [
+    .status, .shiftStart, .shiftEnd, .navigate, .routeLoad, .routeClear,
+  ]
 
   public var usesTLS: Bool { caFile != nil }
 
@@ -110,6 +125,11 @@ public struct UplinkConfiguration: Sendable, Hashable {
       throw fail(
         .reconnectDelayMax, String(reconnectDelayMax), "must be at least \(Key.reconnectDelay.rawValue)")
     }
+    if allowedCommands.contains(.events) {
+      throw fail(
+        .allowedCommands, ControlCommand.events.rawValue,
+        "events cannot be followed over MQTT: the events topic carries them (docs/uplink-messages.md)")
+    }
   }
 
   static func topicLevelProblem(_ level: String) -> String? {
@@ -146,5 +166,7 @@ public struct UplinkConfigurationError: Error, Sendable, Hashable, CustomStringC
 
 /// The topic levels under the prefix.
 public enum UplinkTopic: String, Sendable, Hashable, CaseIterable {
-  case samples, shift, session, status, live
+  case samples, shift, session, status, live, events, reply
+  /// The one topic the box reads (with `AcceptCommands=yes`).
+  case command
 }

@@ -1,3 +1,4 @@
+import ControlProtocol
 import FoundationEssentials
 import PlatformSupport
 
@@ -23,11 +24,14 @@ extension UplinkConfiguration {
     case liveInterval = "LiveInterval"
     case reconnectDelay = "ReconnectDelay"
     case reconnectDelayMax = "ReconnectDelayMax"
+    case acceptCommands = "AcceptCommands"
+    case allowedCommands = "AllowedCommands"
 
     /// How 0.1.0 spelt the key (`vehicle_id`, `keepalive`), which it matched without regard
     /// to case. Still read, as a deprecated alias of the key: a box upgraded with its edited
-    /// configuration keeps its uplink, and the daemon logs a warning naming the new key.
-    public var releaseSpelling: String {
+    /// configuration keeps its uplink, and the daemon logs a warning naming the new key. Nil
+    /// for a key 0.1.0 did not have.
+    public var releaseSpelling: String? {
       switch self {
       case .enabled: "enabled"
       case .host: "host"
@@ -46,6 +50,7 @@ extension UplinkConfiguration {
       case .liveInterval: "live_interval"
       case .reconnectDelay: "reconnect_delay"
       case .reconnectDelayMax: "reconnect_delay_max"
+      case .acceptCommands, .allowedCommands: nil
       }
     }
 
@@ -106,13 +111,7 @@ extension UplinkConfiguration {
     -> UplinkConfiguration?
   {
     if values.isEmpty { return nil }
-    if let enabled = values[.enabled] {
-      switch enabled.lowercased() {
-      case "true", "yes", "on", "1": break
-      case "false", "no", "off", "0": return nil
-      default: throw UplinkConfigurationError(key: .enabled, value: enabled, reason: "must be true or false")
-      }
-    }
+    if try flag(.enabled, in: values) == false { return nil }
     guard let host = values[.host], !host.isEmpty else {
       throw UplinkConfigurationError(key: .host, value: "", reason: "is required to turn the uplink on")
     }
@@ -137,8 +136,33 @@ extension UplinkConfiguration {
     if let live = try integer(.liveInterval) { configuration.liveInterval = TimeInterval(live) }
     if let delay = try integer(.reconnectDelay) { configuration.reconnectDelay = delay }
     if let delayMax = try integer(.reconnectDelayMax) { configuration.reconnectDelayMax = delayMax }
+    configuration.acceptCommands = try flag(.acceptCommands, in: values) ?? false
+    if let names = nonEmpty(.allowedCommands) { configuration.allowedCommands = try commands(names) }
     try configuration.validate()
     return configuration
+  }
+
+  private static func flag(_ key: Key, in values: [Key: String]) throws(UplinkConfigurationError) -> Bool? {
+    guard let text = values[key] else { return nil }
+    switch text.lowercased() {
+    case "true", "yes", "on", "1": return true
+    case "false", "no", "off", "0": return false
+    default: throw UplinkConfigurationError(key: key, value: text, reason: "must be true or false")
+    }
+  }
+
+  /// `AllowedCommands=`: the socket's command names, separated by spaces or commas.
+  private static func commands(_ text: String) throws(UplinkConfigurationError) -> Set<ControlCommand> {
+    var commands: Set<ControlCommand> = []
+    for name in text.split(whereSeparator: { " \t,".contains($0) }) {
+      guard let command = ControlCommand(rawValue: String(name)) else {
+        let known = ControlCommand.allCases.filter { $0 != .events }.map(\.rawValue).joined(separator: " ")
+        throw UplinkConfigurationError(
+          key: .allowedCommands, value: text, reason: "\"\(name)\" is not a command; the commands are \(known)")
+      }
+      commands.insert(command)
+    }
+    return commands
   }
 }
 

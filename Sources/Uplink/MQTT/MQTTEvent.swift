@@ -13,6 +13,8 @@ public enum MQTTEvent: Sendable, Hashable {
   /// The broker acknowledged the message with this id (PUBACK for QoS 1, PUBCOMP for
   /// QoS 2; for QoS 0, the message was written to the socket).
   case acknowledged(messageID: Int32)
+  /// A message on the command topic.
+  case message(InboundCommand)
 }
 
 /// A publish libmosquitto would not take.

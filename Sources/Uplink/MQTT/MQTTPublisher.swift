@@ -9,7 +9,8 @@ import Synchronization
   import Glibc
 #endif
 
-/// A libmosquitto client that publishes the box's messages to the fleet broker.
+/// A libmosquitto client that publishes the box's messages to the fleet broker and, with
+/// `AcceptCommands=yes`, reads the fleet's commands on `PREFIX/command`.
 ///
 /// The network work runs on a thread of its own: connecting (which blocks on TCP and TLS),
 /// reading acknowledgements and reconnecting, so the daemon's state owner never waits on
@@ -20,6 +21,11 @@ import Synchronization
 ///
 /// The retained `status` topic says online on every connection and the broker says
 /// offline for us (the MQTT last will) if the connection dies; `stop` says offline itself.
+///
+/// A box that takes commands connects with a persistent session (clean session off, its
+/// fixed client id) and subscribes to its command topic at QoS 1 on every connection, so
+/// the broker keeps what a dispatcher sends while the car is off and delivers it when the
+/// box is back.
 public final class MQTTPublisher: @unchecked Sendable {
   // @unchecked: `handle` is used from the owner's thread (publish, disconnect) and the
   // network thread (connect, loop); libmosquitto locks internally for exactly that
@@ -53,9 +59,11 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
     let encoder = UplinkEncoder(vehicleID: configuration.vehicleID)
     let shared = MQTTCallbackBox(
-      queue: queue, events: events, clock: clock, encoder: encoder, statusTopic: configuration.topic(.status))
+      queue: queue, events: events, clock: clock, encoder: encoder, statusTopic: configuration.topic(.status),
+      commandTopic: configuration.acceptCommands ? configuration.topic(.command) : nil)
     let unmanagedShared = Unmanaged.passRetained(shared)
-    guard let handle = mosquitto_new(configuration.clientID, true, unmanagedShared.toOpaque()) else {
+    let cleanSession = !configuration.acceptCommands
+    guard let handle = mosquitto_new(configuration.clientID, cleanSession, unmanagedShared.toOpaque()) else {
       unmanagedShared.release()
       throw MQTTError(operation: "create the MQTT client", reason: String(cString: strerror(errno)))
     }
@@ -80,6 +88,11 @@ public final class MQTTPublisher: @unchecked Sendable {
       }
     }
     try check(mosquitto_threaded_set(handle, true), "enable threaded use")
+    if configuration.acceptCommands {
+      // A reply follows the command's PUBACK within milliseconds: with Nagle's algorithm it
+      // would wait for the broker to acknowledge that segment (a delayed ACK, 40 ms).
+      try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "turn off Nagle's algorithm")
+    }
     try check(
       mosquitto_max_inflight_messages_set(handle, UInt32(max(1, min(maxInFlight, 65535)))), "set the in-flight window")
     if let username = configuration.username {
@@ -115,6 +128,10 @@ public final class MQTTPublisher: @unchecked Sendable {
     mosquitto_publish_callback_set(handle) { _, context, messageID in
       guard let context else { return }
       Unmanaged<MQTTCallbackBox>.fromOpaque(context).takeUnretainedValue().acknowledged(messageID)
+    }
+    mosquitto_message_callback_set(handle) { _, context, message in
+      guard let context, let message else { return }
+      Unmanaged<MQTTCallbackBox>.fromOpaque(context).takeUnretainedValue().received(message.pointee)
     }
     mosquitto_log_callback_set(handle) { _, context, level, message in
       guard let context, let message, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }
@@ -233,107 +250,5 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
     if let detail { text += " (\(detail))" }
     return text
-  }
-}
-
-/// What the C callbacks reach through libmosquitto's `obj` pointer; what changes is in
-/// `state`, behind its mutex.
-final class MQTTCallbackBox: @unchecked Sendable {
-  let encoder: UplinkEncoder
-  private let queue: DispatchQueue
-  private let events: @Sendable (MQTTEvent) -> Void
-  private let clock: @Sendable () -> Date
-  private let statusTopic: String
-  private let acknowledgedSignal = DispatchSemaphore(value: 0)
-
-  private struct State {
-    var closed = false
-    var stopping = false
-    var connectedNow = false
-    var connectedSinceAsked = false
-    var lastLogError: String?
-    /// Acknowledged while stopping, so `stop` can wait for its offline status to land.
-    var acknowledgedWhileStopping: Set<Int32> = []
-  }
-  private let state = Mutex(State())
-
-  init(
-    queue: DispatchQueue, events: @escaping @Sendable (MQTTEvent) -> Void, clock: @escaping @Sendable () -> Date,
-    encoder: UplinkEncoder, statusTopic: String
-  ) {
-    self.queue = queue
-    self.events = events
-    self.clock = clock
-    self.encoder = encoder
-    self.statusTopic = statusTopic
-  }
-
-  var isStopping: Bool { state.withLock { $0.stopping } }
-  var isConnected: Bool { state.withLock { $0.connectedNow } }
-  func beginStopping() { state.withLock { $0.stopping = true } }
-  func close() { state.withLock { $0.closed = true } }
-  func takeLastLogError() -> String? {
-    state.withLock { state in
-      defer { state.lastLogError = nil }
-      return state.lastLogError
-    }
-  }
-  func takeWasConnected() -> Bool {
-    state.withLock { state in
-      defer { state.connectedSinceAsked = false }
-      return state.connectedSinceAsked
-    }
-  }
-
-  private func deliver(_ event: MQTTEvent) {
-    let isClosed = state.withLock { $0.closed }
-    guard !isClosed else { return }
-    let events = self.events
-    queue.async { events(event) }
-  }
-
-  func connected(_ client: OpaquePointer, code: Int32) {
-    guard code == 0 else {
-      _ = takeLastLogError()
-      deliver(.refused(reason: String(cString: mosquitto_connack_string(code))))
-      return
-    }
-    state.withLock { state in
-      state.connectedNow = true
-      state.connectedSinceAsked = true
-      state.lastLogError = nil
-    }
-    let online = encoder.status(online: true, since: clock())
-    mosquitto_publish(client, nil, statusTopic, Int32(online.count), online, 1, true)
-    deliver(.connected)
-  }
-
-  func disconnected(code: Int32) {
-    let wasConnected = state.withLock { state in
-      defer { state.connectedNow = false }
-      return state.connectedNow
-    }
-    guard wasConnected, code != 0 else { return }
-    deliver(
-      .disconnected(
-        reason: "connection lost: " + MQTTPublisher.describe(code, errno: errno, detail: takeLastLogError())))
-  }
-
-  func failed(reason: String) { deliver(.connectFailed(reason: reason)) }
-
-  func acknowledged(_ messageID: Int32) {
-    let isStopping = state.withLock { state in
-      state.stopping ? state.acknowledgedWhileStopping.insert(messageID).inserted : false
-    }
-    if isStopping { acknowledgedSignal.signal() }
-    deliver(.acknowledged(messageID: messageID))
-  }
-
-  func logged(_ line: String) { state.withLock { $0.lastLogError = line } }
-
-  func waitForAcknowledgement(of messageID: Int32, until deadline: DispatchTime) {
-    while !state.withLock({ $0.acknowledgedWhileStopping.contains(messageID) }) {
-      if acknowledgedSignal.wait(timeout: deadline) == .timedOut { return }
-    }
   }
 }

@@ -14,6 +14,7 @@ public struct UplinkEncoder: Sendable, Hashable {
   public static let sessionSchema = "dashpilot.session/1"
   public static let statusSchema = "dashpilot.status/1"
   public static let liveSchema = "dashpilot.live/1"
+  public static let eventSchema = "dashpilot.event/1"
 
   /// The idempotency key a consumer de-duplicates on: "VEHICLE/SHIFT/SEQUENCE", with "-"
   /// for a session event outside any shift. The vehicle id holds no '/', so it is unambiguous.
@@ -22,14 +23,17 @@ public struct UplinkEncoder: Sendable, Hashable {
   }
 
   /// The payload of a queued message; `sequence` is the outbox's, `queuedAt` when it was
-  /// committed.
+  /// committed. A reply is the command's answer as it is: its id is its key.
   public func encode(_ message: UplinkMessage, sequence: Int64, queuedAt: Date) -> [UInt8] {
+    if case .reply(let reply) = message { return reply.payload }
     var json = JSONWriter()
     json.beginObject()
     switch message {
     case .samples: json.string("schema", Self.samplesSchema)
     case .shift: json.string("schema", Self.shiftSchema)
     case .session: json.string("schema", Self.sessionSchema)
+    case .event: json.string("schema", Self.eventSchema)
+    case .reply: break
     }
     json.string("key", idempotencyKey(shiftID: message.shiftID, sequence: sequence))
     json.string("vehicle", vehicleID)
@@ -56,6 +60,10 @@ public struct UplinkEncoder: Sendable, Hashable {
       json.string("event", event.phase.rawValue)
       json.time("at", event.at)
       json.string("reason", event.reason)
+    case .event(let event):
+      json.json("event", ControlCoding.text(event.event))
+    case .reply:
+      break
     }
     json.endObject()
     return Array(json.text.utf8)
@@ -95,6 +103,14 @@ public struct UplinkEncoder: Sendable, Hashable {
       json.endObject()
     } else {
       json.string("shift", nil)
+    }
+    if let guidance = status.guidance {
+      json.beginObject("guidance")
+      json.string("phase", guidance.phase)
+      json.fixed("distance_remaining_m", guidance.distanceRemaining, digits: 1)
+      json.endObject()
+    } else {
+      json.string("guidance", nil)
     }
     json.endObject()
     return Array(json.text.utf8)

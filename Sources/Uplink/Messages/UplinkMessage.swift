@@ -1,19 +1,26 @@
+import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
 
 /// What the outbox carries to the fleet: every committed sample batch, every completed
-/// shift with its figure, and every capture-session start and end. Each is queued in the
-/// transaction that commits it, so the fleet sees exactly what the box stored.
+/// shift with its figure, and every capture-session start and end, each queued in the
+/// transaction that commits it, so the fleet sees exactly what the box stored; the events
+/// a dispatcher follows (guidance, shifts); and the reply to each fleet command, queued in
+/// the transaction that records it answered.
 public enum UplinkMessage: Sendable, Hashable {
   case samples(SampleBatch)
   case shift(ShiftReport)
   case session(SessionEvent)
+  case event(FleetEvent)
+  case reply(CommandReply)
 
   public var topic: UplinkTopic {
     switch self {
     case .samples: .samples
     case .shift: .shift
     case .session: .session
+    case .event: .events
+    case .reply: .reply
     }
   }
 
@@ -22,6 +29,8 @@ public enum UplinkMessage: Sendable, Hashable {
     case .samples(let batch): batch.shiftID
     case .shift(let report): report.shiftID
     case .session(let event): event.shiftID
+    case .event(let event): event.shiftID
+    case .reply: nil
     }
   }
 
@@ -143,13 +152,28 @@ public struct LiveStatus: Sendable, Hashable {
     }
   }
 
+  /// Where guidance stands, while a route is followed.
+  public struct Guidance: Sendable, Hashable {
+    /// "waiting_for_fix", "following", "off_route" or "arrived", as `status` says it.
+    public var phase: String
+    /// Metres still to go along the route; nil until a fix has matched it.
+    public var distanceRemaining: Double?
+
+    public init(phase: String, distanceRemaining: Double?) {
+      self.phase = phase
+      self.distanceRemaining = distanceRemaining
+    }
+  }
+
   public var at: Date
   public var position: RouteSample?
   public var shift: RunningShift?
+  public var guidance: Guidance?
 
-  public init(at: Date, position: RouteSample?, shift: RunningShift?) {
+  public init(at: Date, position: RouteSample?, shift: RunningShift?, guidance: Guidance? = nil) {
     self.at = at
     self.position = position
     self.shift = shift
+    self.guidance = guidance
   }
 }

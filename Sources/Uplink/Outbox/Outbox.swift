@@ -53,7 +53,9 @@ public struct Outbox: Sendable {
   }
 
   /// The outbox's tables. Version 1 is what earlier versions created without a version
-  /// (`IF NOT EXISTS`), so a file they wrote is adopted as it is.
+  /// (`IF NOT EXISTS`), so a file they wrote is adopted as it is. Version 2 lets the table
+  /// hold events and command replies: SQLite cannot change a CHECK constraint in place, so
+  /// the table is copied into a new one, in the migration's one transaction.
   public static let schema = SchemaExtension(
     name: "uplink_outbox",
     migrations: [
@@ -77,7 +79,27 @@ public struct Outbox: Sendable {
           )
           """,
           "INSERT OR IGNORE INTO uplink_outbox_sequence (singleton, last_sequence) VALUES (1, 0)",
-        ])
+        ]),
+      SchemaExtension.Migration(
+        version: 2,
+        statements: [
+          """
+          CREATE TABLE uplink_outbox_v2 (
+            sequence INTEGER PRIMARY KEY,
+            topic TEXT NOT NULL CHECK (topic IN ('samples', 'shift', 'session', 'events', 'reply')),
+            shift_id INTEGER,
+            sample_count INTEGER NOT NULL DEFAULT 0,
+            queued_at REAL NOT NULL,
+            payload BLOB NOT NULL
+          )
+          """,
+          """
+          INSERT INTO uplink_outbox_v2 (sequence, topic, shift_id, sample_count, queued_at, payload)
+          SELECT sequence, topic, shift_id, sample_count, queued_at, payload FROM uplink_outbox
+          """,
+          "DROP TABLE uplink_outbox",
+          "ALTER TABLE uplink_outbox_v2 RENAME TO uplink_outbox",
+        ]),
     ])
 
   /// Queues `message` in `transaction`, the one that commits what the message describes (a

@@ -19,6 +19,11 @@ public final class OutboxDatabase {
     try database.install(Outbox.schema)
   }
 
+  /// Creates or migrates another of the uplink's tables in the file (the command ledger).
+  public func install(_ schema: SchemaExtension) throws(StoreError) {
+    try database.install(schema)
+  }
+
   /// Runs `body` in one write transaction (joining one the caller opened with this).
   public func transaction<T>(
     _ operation: String, _ body: (StoreTransaction) throws(StoreError) -> T

@@ -1,6 +1,7 @@
 import DashPilotCore
 import Dispatch
 import FoundationEssentials
+import PlatformSupport
 
 /// Drains the outbox to the broker: publishes entries oldest first with a bounded number
 /// in flight, removes each only when the broker acknowledged it, and pauses while there is
@@ -24,10 +25,10 @@ public final class UplinkService: @unchecked Sendable {
   /// everything unacknowledged is published again: the guard against a drain that would
   /// otherwise stall for good on an acknowledgement that never comes.
   public let acknowledgementTimeout: TimeInterval
-  private let clock: @Sendable () -> Date
-  private let log: @Sendable (UplinkLogLine) -> Void
+  let clock: @Sendable () -> Date
+  let log: @Sendable (UplinkLogLine) -> Void
   private let encoder: UplinkEncoder
-  private var publisher: MQTTPublisher?
+  private(set) var publisher: MQTTPublisher?
   private var connected = false
   private var stopped = false
   /// Message id → outbox sequence and when it was published, for what is waiting for
@@ -43,10 +44,18 @@ public final class UplinkService: @unchecked Sendable {
   /// DELETE per burst is one disk sync instead of one per message.
   private var acknowledgedSequences: [Int64] = []
   private var removalScheduled = false
+  /// The fleet's commands, with `AcceptCommands=yes` (UplinkService+Commands).
+  var intake: CommandIntake?
+  var commandTally = CommandTally()
+  let ledger = CommandLedger()
+  let monotonicClock: @Sendable () -> Double
+  /// Told of each new command to run, on this queue; the owner carries it to whoever runs it.
+  public var onCommand: (@Sendable (AdmittedCommand) -> Void)?
 
   public init(
     configuration: UplinkConfiguration, outbox: OutboxDatabase, queue: DispatchQueue, maxInFlight: Int = 16,
     acknowledgementTimeout: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
+    monotonicClock: @escaping @Sendable () -> Double = { MonotonicClock.now() },
     log: @escaping @Sendable (UplinkLogLine) -> Void
   ) {
     self.configuration = configuration
@@ -56,7 +65,9 @@ public final class UplinkService: @unchecked Sendable {
     self.acknowledgementTimeout = acknowledgementTimeout
     self.clock = clock
     self.log = log
+    self.monotonicClock = monotonicClock
     self.encoder = UplinkEncoder(vehicleID: configuration.vehicleID)
+    if configuration.acceptCommands { intake = CommandIntake(allowed: configuration.allowedCommands) }
   }
 
   /// Reads the password file, creates the MQTT client and starts connecting. A failure
@@ -66,6 +77,13 @@ public final class UplinkService: @unchecked Sendable {
     dispatchPrecondition(condition: .onQueue(queue))
     guard publisher == nil, !stopped else { return }
     do throws(MQTTError) {
+      if intake != nil {
+        do {
+          try outbox.install(CommandLedger.schema)
+        } catch {
+          throw MQTTError(operation: "record fleet commands", reason: error.description)
+        }
+      }
       let password = try configuration.passwordFile.map { path throws(MQTTError) in
         try UplinkCredentials.password(fromFile: path)
       }
@@ -161,7 +179,7 @@ public final class UplinkService: @unchecked Sendable {
     }
     return UplinkStatus(
       broker: brokerName, connected: connected, outboxDepth: depth, oldestUnsentAge: age, inFlight: inFlight.count,
-      lastError: error, lastAcknowledgedAt: lastAcknowledgedAt)
+      lastError: error, lastAcknowledgedAt: lastAcknowledgedAt, commands: commandTally)
   }
 
   private var brokerName: String { "\(configuration.host):\(configuration.port)" }
@@ -188,6 +206,8 @@ public final class UplinkService: @unchecked Sendable {
     case .disconnected(let reason):
       connected = false
       fail("uplink: \(brokerName): \(reason)")
+    case .message(let message):
+      receivedCommand(message)
     case .acknowledged(let messageID):
       guard let sequence = inFlight.removeValue(forKey: messageID)?.sequence else { return }
       lastAcknowledgedAt = clock()
@@ -218,7 +238,7 @@ public final class UplinkService: @unchecked Sendable {
 
   /// Keeps the error for status and logs it once per distinct message, so a broker that is
   /// down for a day does not write a journal line every back-off.
-  private func fail(_ message: String) {
+  func fail(_ message: String) {
     lastError = message
     if message != lastLoggedFailure {
       lastLoggedFailure = message
@@ -226,7 +246,7 @@ public final class UplinkService: @unchecked Sendable {
     }
   }
 
-  private func pump() {
+  func pump() {
     guard connected, !stopped, let publisher else { return }
     while inFlight.count < maxInFlight {
       let entries: [OutboxEntry]

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// What `dashpilotctl status` shows of the uplink.
-public struct UplinkStatus: Sendable, Hashable, Codable {
+public struct UplinkStatus: Sendable, Hashable {
   /// "host:port" of the broker.
   public var broker: String
   public var connected: Bool
@@ -14,11 +14,14 @@ public struct UplinkStatus: Sendable, Hashable, Codable {
   /// The last thing that went wrong, in words; cleared by a successful connection.
   public var lastError: String?
   public var lastAcknowledgedAt: Date?
+  /// What the command channel refused before anything ran (the uplink's queue's count).
+  public var commands: CommandTally
 
   public init(
     broker: String, connected: Bool, outboxDepth: Int, oldestUnsentAge: TimeInterval?, inFlight: Int,
-    lastError: String?, lastAcknowledgedAt: Date?
+    lastError: String?, lastAcknowledgedAt: Date?, commands: CommandTally = CommandTally()
   ) {
+    self.commands = commands
     self.broker = broker
     self.connected = connected
     self.outboxDepth = outboxDepth

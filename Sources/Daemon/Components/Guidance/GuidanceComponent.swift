@@ -70,8 +70,11 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   }
 
   public func contribute(to status: inout StatusResult) {
-    status.guidance = policy.section
+    status.guidance = section
   }
+
+  /// Where guidance stands (status's `guidance`); nil when no route is followed.
+  var section: GuidanceSection? { policy.section }
 
   public func handle(_ request: ControlRequest, responder: Responder) {
     guard let context, worker != nil else {

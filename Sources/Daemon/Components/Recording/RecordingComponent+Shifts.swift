@@ -73,6 +73,9 @@ extension RecordingComponent {
     perform(coordinator.captured(outcome, now: now))
   }
 
+  /// The shift capture runs for: the open shift, as far as this process knows.
+  var openShiftID: Int64? { capture?.shift }
+
   /// Starts capturing into shift `shiftID` with a fresh capture.
   func beginCapture(shiftID: Int64) throws {
     guard let store, let clock = context?.clock else { return }

@@ -179,6 +179,7 @@ public final class RecordingComponent: DaemonComponent {
       case let .log(priority, message, fields):
         context.logger.log(priority, message, fields: fields)
       case let .observeFix(fix):
+        context.noteReceiverTime(fix.timestamp, at: context.clock.now())
         for observer in observers { observer.observe(fix: fix) }
       case let .observeAccepted(sample):
         for observer in observers { observer.observe(accepted: sample) }

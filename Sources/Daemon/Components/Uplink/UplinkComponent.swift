@@ -9,8 +9,11 @@ import Uplink
 
 /// The fleet uplink in the daemon: queues what the store commits in the store's own
 /// transactions (`OutboxCommitObserver`, installed when the recording component opens the
-/// store, so even the sessions a restart ends are queued) and drains the outbox to the
-/// broker through `UplinkService`.
+/// store, so even the sessions a restart ends are queued) and the events a dispatcher
+/// follows (UplinkComponent+Events), and drains the outbox to the broker through
+/// `UplinkService`. With `AcceptCommands=yes` it takes the fleet's commands: the service
+/// judges and records each on its queue, and `FleetCommandChannel` runs the new ones here,
+/// through the daemon's one dispatcher.
 ///
 /// The service lives on a serial queue of its own with a connection of its own to the
 /// same database file (WAL: its reads never wait for the loop's writes, and its short
@@ -21,10 +24,16 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   public let name = "uplink"
   public let uplink: UplinkConfiguration
   let configuration: DaemonConfiguration
-  private weak var recording: RecordingComponent?
+  weak var recording: RecordingComponent?
+  /// Where guidance stands, for the live message.
+  private weak var guidance: GuidanceComponent?
   private let queue = DispatchQueue(label: "dashpilotd.uplink")
 
-  private var context: DaemonContext?
+  var context: DaemonContext?
+  /// The fleet's commands, with `AcceptCommands=yes`.
+  private var commands: FleetCommandChannel?
+  /// A failure to queue an event, logged once until one is queued again.
+  var eventQueueFailed = false
   private var observer: OutboxCommitObserver?
   private var service: UplinkServiceBox?
   private var wakeScheduled = false
@@ -36,10 +45,14 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   /// Overflows met before the context was there to log them.
   private var pendingOverflows: [OutboxOverflow] = []
 
-  public init(configuration: DaemonConfiguration, uplink: UplinkConfiguration, recording: RecordingComponent) {
+  public init(
+    configuration: DaemonConfiguration, uplink: UplinkConfiguration, recording: RecordingComponent,
+    guidance: GuidanceComponent? = nil
+  ) {
     self.configuration = configuration
     self.uplink = uplink
     self.recording = recording
+    self.guidance = guidance
     recording.addFixObserver(self)
     recording.addStoreOpenedHandler { [weak self] store in try self?.storeOpened(store) }
   }
@@ -47,6 +60,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   /// Installs the outbox in the store's transactions, before the store writes anything.
   func storeOpened(_ store: SampleStore) throws {
     try store.install(Outbox.schema)
+    if uplink.acceptCommands { try store.install(CommandLedger.schema) }
     let observer = OutboxCommitObserver(outbox: outbox, unit: configuration.units)
     observer.onEnqueue = { [weak self] overflow in self?.enqueued(overflow) }
     store.commitObserver = observer
@@ -75,19 +89,30 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
     self.service = box
     let bound = context.bind(self)
     let mailbox = context.mailbox
+    context.addEventObserver { [weak self] event in self?.announced(event) }
+    if uplink.acceptCommands, let store = recording?.store {
+      commands = FleetCommandChannel(context: context, store: store, outbox: outbox, configuration: uplink) {
+        [weak self] in self?.enqueued(nil)
+      }
+      service.onCommand = { admitted in mailbox.post { bound.withValue { $0.commands?.run(admitted) } } }
+      // Once every component has started and the loop turns: what a killed process left.
+      mailbox.post { bound.withValue { $0.commands?.runUnanswered() } }
+    }
     queue.async {
       // A bad password or CA file is kept as the status's last error; capture goes on.
       try? box.service.start()
       let status = box.service.status()
       mailbox.post { bound.withValue { $0.latest = status } }
     }
+    let reading = uplink.acceptCommands ? "; taking commands on \(uplink.topic(.command))" : ""
     context.logger.info(
-      "uplink: publishing to \(uplink.host):\(uplink.port) under \(uplink.topicPrefix)",
+      "uplink: publishing to \(uplink.host):\(uplink.port) under \(uplink.topicPrefix)\(reading)",
       fields: LogFields(reason: "uplink"))
   }
 
   public func tick(now: ClockReading) {
     guard let box = service, let context else { return }
+    commands?.pruneIfDue(now: now.wall)
     let live = liveStatusIfDue(now: now)
     let bound = context.bind(self)
     let mailbox = context.mailbox
@@ -99,7 +124,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
     }
   }
 
-  private var outbox: Outbox {
+  var outbox: Outbox {
     Outbox(encoder: UplinkEncoder(vehicleID: uplink.vehicleID), bound: uplink.outboxBound)
   }
 
@@ -109,10 +134,12 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
       ?? UplinkStatus(
         broker: "\(uplink.host):\(uplink.port)", connected: false, outboxDepth: 0, oldestUnsentAge: nil, inFlight: 0,
         lastError: nil, lastAcknowledgedAt: nil)
+    let tally = current.commands.merging(commands?.tally ?? CommandTally())
     status.uplink = UplinkSection(
       broker: current.broker, connected: current.connected, outboxDepth: current.outboxDepth,
       oldestUnsentAgeSeconds: current.oldestUnsentAge, inFlight: current.inFlight, lastError: current.lastError,
-      summary: current.summary)
+      summary: current.summary,
+      commands: tally.section(configuration: uplink, now: context?.clock.now().wall ?? Date()))
   }
 
   public func stop() {
@@ -131,7 +158,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
 
   /// Called inside the store's transaction: the drain is woken from the loop's next turn,
   /// once the transaction has committed and its rows are visible to the service.
-  private func enqueued(_ overflow: OutboxOverflow?) {
+  func enqueued(_ overflow: OutboxOverflow?) {
     if let overflow {
       if context == nil { pendingOverflows.append(overflow) } else { logOverflow(overflow) }
     }
@@ -160,7 +187,10 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
     if let live = try? recording?.liveMileage?.status() {
       running = LiveStatus.RunningShift(shift: live.shift.shift, distance: live.distance, unit: configuration.units)
     }
-    return LiveStatus(at: now.wall, position: lastPosition, shift: running)
+    let following = guidance?.section.map {
+      LiveStatus.Guidance(phase: $0.phase, distanceRemaining: $0.distanceRemainingMetres)
+    }
+    return LiveStatus(at: now.wall, position: lastPosition, shift: running, guidance: following)
   }
 }
 

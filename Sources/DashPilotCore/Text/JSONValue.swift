@@ -1,7 +1,8 @@
 import FoundationEssentials
 
-/// Any JSON value, for the parts of the protocol whose shape belongs to a component the
-/// protocol does not know (event payloads, arguments before they are checked).
+/// Any JSON value, read: the parts of the control protocol whose shape belongs to a component
+/// the protocol does not know (event payloads, arguments before they are checked), and a
+/// GeoJSON document before the route reader judges it. (`JSONWriter` is how DashPilot writes.)
 public enum JSONValue: Sendable, Hashable, Codable {
   case null
   case bool(Bool)

@@ -1,0 +1,165 @@
+import ControlProtocol
+import DashPilotCore
+import Foundation
+import Testing
+
+@testable import Uplink
+
+/// What becomes of each message on the command topic before anything runs: every bad input
+/// of the issue with its exact code, the rate, the allow list, the channel's own rules.
+@Suite("Command intake")
+struct CommandIntakeTests {
+  static let topic = "dashpilot/van-7/command"
+
+  func message(_ text: String, retained: Bool = false) -> InboundCommand {
+    InboundCommand(topic: Self.topic, payload: Array(text.utf8), size: text.utf8.count, retained: retained)
+  }
+
+  func judged(_ text: String, allowed: Set<ControlCommand> = UplinkConfiguration.defaultAllowedCommands)
+    -> CommandIntake.Decision
+  {
+    var intake = CommandIntake(allowed: allowed)
+    return intake.judge(message(text), now: 0)
+  }
+
+  @Test("a well-formed allowed command is run, with its id")
+  func runs() {
+    #expect(
+      judged(#"{"v":1,"id":"office-41","cmd":"shift.end"}"#)
+        == .run(ControlRequest(id: "office-41", command: .shiftEnd), id: "office-41"))
+  }
+
+  @Test(
+    "every bad input is refused with its code, and with a reply exactly when an id can be read",
+    arguments: [
+      ("{not json", ControlError.Code.notJSON, false),
+      (#"["v",1]"#, .badRequest, false),
+      (#"{"v":2,"id":"a","cmd":"status"}"#, .unsupportedVersion, true),
+      (#"{"v":1,"id":"a","cmd":"reboot"}"#, .unknownCommand, true),
+      (#"{"v":1,"id":"a","cmd":"navigate","args":{"destination":{"lat":95,"lon":0}}}"#, .badArguments, true),
+      (#"{"v":1,"id":"a","cmd":"navigate"}"#, .badArguments, true),
+      (#"{"v":1,"id":"a","cmd":"status","args":{"verbose":true}}"#, .badArguments, true),
+      (#"{"v":1,"id":7,"cmd":"status"}"#, .badRequest, true),
+      (#"{"v":1,"cmd":"status"}"#, .badRequest, false),
+      (#"{"v":1,"id":"a","cmd":"shifts"}"#, .notAllowed, true),
+      (
+        #"{"v":1,"id":"a","cmd":"route.load","args":{"coordinates":[{"lat":1,"lon":2},{"lat":1,"lon":3}],"more":true}}"#,
+        .badArguments, true
+      ),
+    ])
+  func refusals(text: String, code: ControlError.Code, answered: Bool) {
+    guard case .refuse(let id, let error, _) = judged(text) else {
+      Issue.record("\(text) was run")
+      return
+    }
+    #expect(error.code == code, "\(error.message)")
+    #expect((id != nil) == answered)
+  }
+
+  @Test("a payload over 1 MiB is refused unread as too_large, logged since no id can be read")
+  func tooLarge() {
+    var intake = CommandIntake(allowed: UplinkConfiguration.defaultAllowedCommands)
+    let decision = intake.judge(
+      InboundCommand(topic: Self.topic, payload: nil, size: 1_048_577), now: 0)
+    #expect(
+      decision
+        == .refuse(
+          id: nil, ControlError(.tooLarge, "the command is 1048577 bytes; the limit is 1048576"),
+          log:
+            "uplink: refused a message of 1048577 bytes on dashpilot/van-7/command without a reply (no id could be read): "
+            + "too_large: the command is 1048577 bytes; the limit is 1048576"))
+  }
+
+  @Test("what cannot be answered is logged with its code; what can is answered and not logged")
+  func logging() {
+    guard case .refuse(_, _, let unanswerable) = judged("{not json") else { return }
+    #expect(
+      unanswerable
+        == "uplink: refused a message of 9 bytes on dashpilot/van-7/command without a reply (no id could be read): "
+        + "not_json: the request is not valid JSON")
+    guard case .refuse(_, _, let answerable) = judged(#"{"v":2,"id":"a","cmd":"status"}"#) else { return }
+    #expect(answerable == nil)
+  }
+
+  @Test("not_allowed is logged once per command name")
+  func notAllowedOncePerName() {
+    var intake = CommandIntake(allowed: [.status])
+    var lines: [String?] = []
+    for (index, command) in ["shift.end", "shift.end", "navigate", "shift.end"].enumerated() {
+      let args = command == "navigate" ? #","args":{"destination":{"lat":1,"lon":2}}"# : ""
+      guard
+        case .refuse(_, let error, let line) = intake.judge(
+          message(#"{"v":1,"id":"c\#(index)","cmd":"\#(command)"\#(args)}"#), now: Double(index))
+      else {
+        Issue.record("\(command) was run")
+        return
+      }
+      #expect(
+        error == ControlError(.notAllowed, "\(command) is not taken over MQTT on this box ([Uplink] AllowedCommands=)"))
+      lines.append(line)
+    }
+    #expect(
+      lines == [
+        "uplink: refused shift.end over MQTT (command \"c0\"): [Uplink] AllowedCommands= does not list it;"
+          + " further shift.end commands are refused without a log line", nil,
+        "uplink: refused navigate over MQTT (command \"c2\"): [Uplink] AllowedCommands= does not list it;"
+          + " further navigate commands are refused without a log line", nil,
+      ])
+  }
+
+  @Test("a retained message is refused, not run")
+  func retained() {
+    var intake = CommandIntake(allowed: [.status])
+    guard
+      case .refuse(let id, let error, _) = intake.judge(
+        message(#"{"v":1,"id":"r","cmd":"status"}"#, retained: true), now: 0)
+    else {
+      Issue.record("a retained command was run")
+      return
+    }
+    #expect(id == "r")
+    #expect(error.code == .badRequest)
+  }
+
+  @Test("ten commands in a second are taken, more in it are busy (with their id), and the next second takes ten more")
+  func rate() {
+    var intake = CommandIntake(allowed: [.status])
+    let arrivals = Array(repeating: 0.0, count: 10) + [0.5, 0.6] + Array(repeating: 1.0, count: 10) + [1.999, 2.0]
+    var outcomes: [String] = []
+    var busyLogs: [Double] = []
+    for (index, now) in arrivals.enumerated() {
+      switch intake.judge(message(#"{"v":1,"id":"s\#(index)","cmd":"status"}"#), now: now) {
+      case .run: outcomes.append("run")
+      case .refuse(let id, let error, let line):
+        #expect(id == .text("s\(index)"))
+        #expect(error.code == .busy)
+        #expect(
+          error.message
+            == "more than 10 commands in a second: this one was not run; send it again (with the same id) shortly")
+        if line != nil { busyLogs.append(now) }
+        outcomes.append("busy")
+      }
+    }
+    #expect(outcomes.enumerated().filter { $0.element == "busy" }.map(\.offset) == [10, 11, 22])
+    #expect(outcomes.count == 24)
+    // One line a second at most, however many are refused.
+    #expect(busyLogs == [0.5, 1.999])
+  }
+
+  @Test("garbage counts against the rate too: a flood of it makes well-formed commands busy")
+  func garbageCountsAgainstTheRate() {
+    var intake = CommandIntake(allowed: [.status])
+    for index in 0..<10 { _ = intake.judge(message("garbage \(index)"), now: 0.5) }
+    guard case .refuse(let id, let error, _) = intake.judge(message(#"{"v":1,"id":"late","cmd":"status"}"#), now: 0.6)
+    else {
+      Issue.record("an eleventh message in the second was run")
+      return
+    }
+    #expect(id == "late")
+    #expect(error.code == .busy)
+    #expect(
+      intake.judge(message(#"{"v":1,"id":"next","cmd":"status"}"#), now: 1.5)
+        == .run(
+          ControlRequest(id: "next", command: .status), id: "next"))
+  }
+}

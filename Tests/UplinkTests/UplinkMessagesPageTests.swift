@@ -1,0 +1,164 @@
+import ControlProtocol
+import DashPilotCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Uplink
+
+/// docs/uplink-messages.md is the contract of the fleet topics: every example on it is
+/// either a command the box takes as it stands (judged by the one intake) or a payload the
+/// box writes, byte for byte (the encoder's, a reply's), and every payload built here is
+/// on the page.
+@Suite("docs/uplink-messages.md and the payloads the box takes and writes")
+struct UplinkMessagesPageTests {
+  static let encoder = UplinkEncoder(vehicleID: "van-7")
+  static let t0 = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
+
+  /// Every line of every ```json block on the page.
+  static func examples() throws -> [String] {
+    let page = try String(
+      contentsOf: TestPaths.repositoryRoot.appendingPathComponent("docs/uplink-messages.md"), encoding: .utf8)
+    var lines: [String] = []
+    var inBlock = false
+    for line in page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+      if line == "```json" {
+        inBlock = true
+      } else if line == "```" {
+        inBlock = false
+      } else if inBlock {
+        lines.append(line)
+      }
+    }
+    return lines
+  }
+
+  /// A command a dispatcher sends: `{"v":1,"id":…,"cmd":…}`, in whatever order of keys.
+  static func isCommand(_ line: String) -> Bool { line.hasPrefix(#"{"v":1,"id":"#) }
+
+  /// An event line of docs/events.md (itself checked by EventVocabularyTests), as it is.
+  static func event(_ line: String) throws -> ControlEvent {
+    guard case .event(let event) = try ServerLine.parse(Data(line.utf8)).get() else {
+      throw PageFailure("not an event line: \(line)")
+    }
+    return event
+  }
+
+  struct PageFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+  static let commands = [
+    #"{"v":1,"id":"office-navigate-1","cmd":"navigate","args":{"destination":{"lat":37.5,"lon":127.0113357}}}"#,
+    #"{"v":1,"id":"office-route-3","cmd":"route.load","args":{"name":"north loop","coordinates":[{"lat":37.5,"lon":127.0},{"lat":37.5017986,"lon":127.0}]}}"#,
+    #"{"v":1,"id":"office-end-7","cmd":"shift.end","expires_at":"2023-11-14T23:00:00Z"}"#,
+    #"{"v":1,"id":"office-status-9","cmd":"status"}"#,
+  ]
+
+  /// The payloads the page shows the box writing, built from the same inputs as its examples.
+  static func written() throws -> [String] {
+    var payloads: [String] = []
+    let session = CaptureSessionID("cs-1")
+    let samples = [
+      RouteSample(
+        timestamp: t0, coordinate: GeoCoordinate(latitude: 51.5, longitude: -0.12), horizontalAccuracy: 5,
+        speed: 12.5, course: 90, captureSessionID: session),
+      RouteSample(
+        timestamp: t0 + 1.25, coordinate: GeoCoordinate(latitude: 51.50001, longitude: -0.11999),
+        horizontalAccuracy: 7.25, captureSessionID: CaptureSessionID("cs-2")),
+    ]
+    payloads.append(
+      text(encoder.encode(.samples(SampleBatch(shiftID: 42, samples: samples)), sequence: 17, queuedAt: t0 + 2)))
+    let distance = RouteDistance(
+      metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)
+    let report = try #require(ShiftReport(shift: Shift(id: 42, startedAt: t0, endedAt: t0 + 3600), distance: distance))
+    payloads.append(text(encoder.encode(.shift(report), sequence: 18, queuedAt: t0 + 3601)))
+    let ended = SessionEvent(
+      shiftID: 42, captureSession: CaptureSessionID("cs-9"), phase: .end, at: t0, reason: "connection_lost")
+    payloads.append(text(encoder.encode(.session(ended), sequence: 19, queuedAt: t0)))
+    payloads.append(text(encoder.status(online: true, since: t0)))
+    payloads.append(text(encoder.status(online: false, since: nil)))
+    let position = RouteSample(
+      timestamp: t0, coordinate: GeoCoordinate(latitude: -33.865, longitude: 151.2094), horizontalAccuracy: 3,
+      speed: 0, captureSessionID: nil)
+    let running = LiveStatus.RunningShift(shift: Shift(id: 5, startedAt: t0), distance: .empty)
+    payloads.append(
+      text(
+        encoder.live(
+          LiveStatus(
+            at: t0 + 0.5, position: position, shift: running,
+            guidance: LiveStatus.Guidance(phase: "following", distanceRemaining: 549.94)))))
+    payloads.append(text(encoder.live(LiveStatus(at: t0, position: nil, shift: nil))))
+
+    // Guidance events, as docs/events.md gives them, queued as they happened.
+    let events = [
+      #"{"event":{"fields":{"at":"2024-05-14T09:01:12.204Z","fix_time":"2024-05-14T09:01:12.000Z","lateral_m":61.2},"message":"off route: 61 m from it","time":"2024-05-14T09:01:12.000Z","type":"guidance.off_route"},"v":1}"#,
+      #"{"event":{"fields":{"at":"2024-05-14T09:01:12.249Z","first_bearing":0.2,"latency_ms":44.6,"length_m":1204.7,"points":17,"request":"reroute-1","since_off_route_ms":45.1,"start":{"lat":37.502671,"lon":127.002371}},"message":"following a new route (17 points, 1205 m)","time":"2024-05-14T09:01:12.000Z","type":"guidance.rerouted"},"v":1}"#,
+      #"{"event":{"fields":{"at":"2024-05-14T09:01:12.251Z","detail":"valhalla: HTTP 402: quota exhausted","failure":"quota_exhausted","permanent":true,"reason":"quota_exhausted"},"message":"no new route (valhalla: HTTP 402: quota exhausted); waiting cannot fix this, so no more are asked for","time":"2024-05-14T09:01:12.000Z","type":"guidance.reroute_failed"},"v":1}"#,
+      #"{"event":{"fields":{"at":"2024-05-14T09:02:40.090Z","fix_time":"2024-05-14T09:02:40.000Z"},"message":"arrived at the end of the route","time":"2024-05-14T09:02:40.000Z","type":"guidance.arrived"},"v":1}"#,
+    ]
+    for (index, line) in events.enumerated() {
+      let event = try event(line)
+      payloads.append(
+        text(
+          encoder.encode(
+            .event(FleetEvent(shiftID: 42, event: event)), sequence: Int64(20 + index), queuedAt: event.time + 0.3)))
+    }
+    let shiftStarted = try event(
+      #"{"event":{"fields":{"shift":4},"message":"shift 4 started; capture is on","time":"2024-05-14T08:02:11.000Z","type":"shift.started"},"v":1}"#
+    )
+    payloads.append(
+      text(
+        encoder.encode(.event(FleetEvent(shiftID: 4, event: shiftStarted)), sequence: 3, queuedAt: shiftStarted.time)))
+
+    // Replies: the navigate answered with its route, the expired shift end judged an hour
+    // after t0, the eleventh command in a second, and an id given as a number.
+    let route = RouteResult(name: nil, mode: .driving, points: 6, lengthMetres: 950.3, source: "valhalla")
+    payloads.append(text(CommandReply(id: "office-navigate-1", answer: .success(route)).payload))
+    var intake = CommandIntake(allowed: UplinkConfiguration.defaultAllowedCommands)
+    let expiring = commands[2]
+    guard case .run(let request, let id) = intake.judge(message(expiring), now: 0) else {
+      throw PageFailure("\(expiring) was not run")
+    }
+    guard case .expired(let error) = CommandExpiry.judge(request, trustedNow: t0 + 3600) else {
+      throw PageFailure("\(expiring) did not expire")
+    }
+    payloads.append(text(CommandReply(id: id, answer: .failure(error)).payload))
+    for _ in 0..<9 { _ = intake.judge(message(commands[3]), now: 0.5) }
+    guard case .refuse(.text(let busyID)?, let busy, _) = intake.judge(message(commands[3]), now: 0.5) else {
+      throw PageFailure("the eleventh command in a second was not refused")
+    }
+    payloads.append(text(CommandReply(id: busyID, answer: .failure(busy)).payload))
+    return payloads
+  }
+
+  static func message(_ text: String) -> InboundCommand {
+    InboundCommand(topic: "dashpilot/van-7/command", payload: Array(text.utf8), size: text.utf8.count)
+  }
+
+  @Test("every payload the box writes is on the page byte for byte, and the page shows no other")
+  func writtenPayloadsAreThePagesExamples() throws {
+    let shown = try Self.examples().filter { !Self.isCommand($0) }
+    let written = try Self.written()
+    #expect(written.count == 15)
+    for payload in written where !shown.contains(payload) { Issue.record("not on the page: \(payload)") }
+    for line in shown where !written.contains(line) { Issue.record("on the page, not written: \(line)") }
+  }
+
+  @Test("every command on the page is taken by the intake as it stands, under the default AllowedCommands=")
+  func commandExamplesAreTaken() throws {
+    let shown = try Self.examples().filter(Self.isCommand)
+    #expect(shown == Self.commands)
+    for line in shown {
+      var intake = CommandIntake(allowed: UplinkConfiguration.defaultAllowedCommands)
+      guard case .run(_, let id) = intake.judge(Self.message(line), now: 0) else {
+        Issue.record("refused: \(line)")
+        continue
+      }
+      #expect(line.hasPrefix(#"{"v":1,"id":"\#(id)""#))
+    }
+  }
+}
