@@ -74,7 +74,10 @@ struct UplinkMessagesPageTests {
       text(encoder.encode(.samples(SampleBatch(shiftID: 42, samples: samples)), sequence: 17, queuedAt: t0 + 2)))
     let distance = RouteDistance(
       metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)
-    let report = try #require(ShiftReport(shift: Shift(id: 42, startedAt: t0, endedAt: t0 + 3600), distance: distance))
+    let report = try #require(
+      ShiftReport(
+        shift: Shift(id: 42, startedAt: t0, endedAt: t0 + 3600), distance: distance, startedBy: .movement,
+        endedBy: .stopped))
     payloads.append(text(encoder.encode(.shift(report), sequence: 18, queuedAt: t0 + 3601)))
     let ended = SessionEvent(
       shiftID: 42, captureSession: CaptureSessionID("cs-9"), phase: .end, at: t0, reason: "connection_lost")
@@ -108,7 +111,7 @@ struct UplinkMessagesPageTests {
             .event(FleetEvent(shiftID: 42, event: event)), sequence: Int64(20 + index), queuedAt: event.time + 0.3)))
     }
     let shiftStarted = try event(
-      #"{"event":{"fields":{"shift":4},"message":"shift 4 started; capture is on","time":"2024-05-14T08:02:11.000Z","type":"shift.started"},"v":1}"#
+      #"{"event":{"fields":{"reason":"movement","shift":4,"started_at":"2024-05-14T08:01:52.000Z","started_by":"movement"},"message":"shift 4 started on movement: 212 m from where the vehicle stood; its window starts at the movement's first fix, 2024-05-14T08:01:52.000Z","time":"2024-05-14T08:02:11.000Z","type":"shift.started"},"v":1}"#
     )
     payloads.append(
       text(
