@@ -10,10 +10,10 @@ import Testing
     let file = try TemporaryStoreFile("migrate")
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 0)
-    #expect(store.openReport.schemaVersion == 2)
+    #expect(store.openReport.schemaVersion == 3)
     #expect(store.openReport.wasMigrated)
     #expect(store.openReport.movedAside == nil)
-    #expect(try store.database.scalarInt64("PRAGMA user_version") == 2)
+    #expect(try store.database.scalarInt64("PRAGMA user_version") == 3)
     let tables = try store.database.textColumn(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     #expect(tables == ["capture_sessions", "samples", "shifts"])
@@ -29,6 +29,9 @@ import Testing
         "id", "shift_id", "capture_session", "fix_time_ms", "latitude_e7", "longitude_e7",
         "horizontal_accuracy_cm", "speed_cm_s", "course_cdeg", "held", "accuracy_assumed",
       ])
+    let sessionColumns = try store.database.textColumn(
+      "SELECT name FROM pragma_table_info('capture_sessions') ORDER BY cid")
+    #expect(sessionColumns == ["id", "session_key", "started_at_ms", "ended_at_ms", "end_reason", "end_device"])
   }
 
   /// A file the previous release wrote (schema 1, before held samples) keeps every row,
@@ -52,7 +55,7 @@ import Testing
     }
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 1)
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 2"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 3"])
     let samples = try store.samples(ofShift: 1)
     #expect(samples.count == 3)
     #expect(samples.allSatisfy { !$0.isHeld && !$0.isAccuracyAssumed })
@@ -63,7 +66,7 @@ import Testing
   @Test func theMigrationIsReportedForTheLog() throws {
     let file = try TemporaryStoreFile("report")
     let store = try file.open()
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 2"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 3"])
   }
 
   @Test func aDatabaseThatCannotBeCreatedGivesATypedError() throws {
@@ -93,7 +96,7 @@ import Testing
       _ = try store.startShift(at: at(1_700_000_000))
     }
     let store = try file.open()
-    #expect(store.openReport.foundSchemaVersion == 2)
+    #expect(store.openReport.foundSchemaVersion == 3)
     #expect(!store.openReport.wasMigrated)
     #expect(store.openReport.messages.isEmpty)
     #expect(try store.shifts().map(\.id) == [1])
@@ -111,13 +114,13 @@ import Testing
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
     let namesBefore = try file.fileNames()
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 2)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 3)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
     #expect(try file.fileNames() == namesBefore)
-    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 2).description
-    #expect(message.contains("schema version 7, newer than the 2"))
+    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 3).description
+    #expect(message.contains("schema version 7, newer than the 3"))
     #expect(message.contains("left unchanged"))
   }
 
@@ -127,15 +130,15 @@ import Testing
     // A newer DashPilot still running: its version bump sits in the log, not yet in the file.
     let newer = try Database(path: file.path)
     try newer.execute("PRAGMA wal_autocheckpoint = 0")
-    try newer.execute("PRAGMA user_version = 3")
+    try newer.execute("PRAGMA user_version = 4")
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
-    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 2))
+    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 3))
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 3, supported: 2)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 4, supported: 3)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
-    #expect(try newer.scalarInt64("PRAGMA user_version") == 3)
+    #expect(try newer.scalarInt64("PRAGMA user_version") == 4)
   }
 
   @Test func theSchemaAllowsOnlyOneOpenShift() throws {

@@ -93,6 +93,10 @@ enum Schema {
           CHECK (accuracy_assumed IN (0, 1))
         """,
       ]),
+    // The receiver a capture session was reading when it ended (a DEVICE report's path,
+    // such as /dev/ttyACM0), where capture knew it: a gap's cause names it ("receiver
+    // /dev/ttyACM0 removed"). NULL for every other ending and for sessions recorded before.
+    Migration(version: 3, statements: ["ALTER TABLE capture_sessions ADD COLUMN end_device TEXT"]),
   ]
 
   /// The version this code writes and understands.
