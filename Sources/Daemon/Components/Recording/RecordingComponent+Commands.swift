@@ -41,12 +41,13 @@ extension RecordingComponent {
   private func showShift(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
     guard let stored = try store.shift(id: id) else { throw StoreError.shiftNotFound(id) }
     let samples = try store.samples(ofShift: id)
-    let distance = stored.shift.recordedDistance(of: samples, calculator: stored.calculator)
+    let measured = stored.shift.measuredRoute(of: samples, calculator: stored.calculator)
     let sessions = Set(samples.compactMap(\.captureSessionID)).count
     responder.succeed(
       ShiftDetail(
-        shift: figure.summary(of: stored.shift, distance: distance),
-        qualifyingSentences: figure.quality(distance).qualifyingSentences, captureSessions: sessions))
+        shift: figure.summary(of: stored.shift, distance: measured.distance),
+        qualifyingSentences: figure.quality(measured.distance).qualifyingSentences, captureSessions: sessions,
+        gaps: try ShiftGaps.wire(measured, store: store)))
   }
 
   private func export(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
