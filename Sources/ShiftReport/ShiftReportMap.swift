@@ -40,13 +40,24 @@ struct ShiftReportMap {
           ])
       }
     }
+    var gaps: [(from: GeoCoordinate, to: GeoCoordinate, label: String)] = []
     for (index, label) in content.gapLabels.enumerated() where index + 1 < drawn.count {
-      if let from = drawn[index].last, let to = drawn[index + 1].first { svg += gap(from: from, to: to, label) }
+      if let from = drawn[index].last, let to = drawn[index + 1].first { gaps.append((from, to, label)) }
     }
-    for mark in content.offRoute { svg += offRoute(mark) }
+    // Every line drawn, so that no label's halo rubs one out; the markers' labels are
+    // placed first, the nearest to what they name.
+    let lines = drawn.map { $0.map(place) } + gaps.map { [place($0.from), place($0.to)] }
+    let markerPoints = [drawn.first?.first, drawn.last?.last].compactMap { $0 } + content.offRoute.map(\.coordinate)
+    let markerBoxes = markerPoints.map(place).map { ReportRect(x: $0.x - 7, y: $0.y - 7, width: 14, height: 14) }
+    var placement = ReportLabelPlacement(
+      map: map, reserved: [northArrowBox, scaleBarBox] + markerBoxes, lines: lines)
+    var markers = ""
     if let first = drawn.first?.first, let last = drawn.last?.last {
-      svg += markers(start: first, end: last)
+      markers = self.markers(start: place(first), end: place(last), &placement)
     }
+    let marks = content.offRoute.map { offRoute($0, &placement) }
+    for gap in gaps { svg += self.gap(from: gap.from, to: gap.to, gap.label, &placement) }
+    svg += marks.joined() + markers
     svg += northArrow()
     svg += scaleBar()
     return svg
@@ -70,6 +81,22 @@ struct ShiftReportMap {
       + "\n"
   }
 
+  /// `text` centred in `box`, as `ReportLabelPlacement` placed it.
+  func placed(_ text: String, class name: String, _ box: ReportRect, size: Double) -> String {
+    self.text(
+      text, class: name, x: box.x + box.width / 2, y: ReportLabelPlacement.baseline(of: box, size: size), size: size,
+      anchor: "middle")
+  }
+
+  /// A marker's label `rise` units above `point` (below when negative), beside it.
+  func markerLabel(
+    _ text: String, class name: String, at point: (x: Double, y: Double), rise: Double, size: Double,
+    _ placement: inout ReportLabelPlacement
+  ) -> String {
+    let box = placement.place(ReportLabelPlacement.besideMarker(text, size: size, at: point, rise: rise))
+    return placed(text, class: name, box, size: size)
+  }
+
   func text(_ text: String, class name: String, x: Double, y: Double, size: Double, anchor: String = "start")
     -> String
   {
@@ -82,8 +109,10 @@ struct ShiftReportMap {
 
   /// A straight dashed line from the last position before the gap to the first after it:
   /// where capture was lost, never a line somebody drove. Its label sits beside the line's
-  /// middle, on the side towards the top of the page.
-  func gap(from: GeoCoordinate, to: GeoCoordinate, _ label: String) -> String {
+  /// middle, clear of it (`ReportLabelPlacement`).
+  func gap(from: GeoCoordinate, to: GeoCoordinate, _ label: String, _ placement: inout ReportLabelPlacement)
+    -> String
+  {
     let a = place(from)
     let b = place(to)
     var svg =
@@ -94,20 +123,13 @@ struct ShiftReportMap {
           ("y2", SVGText.number(b.y)), ("stroke", "#333333"), ("stroke-width", SVGText.number(Self.gapWidth)),
           ("stroke-dasharray", Self.gapDashes),
         ]) + "\n"
-    let dx = b.x - a.x
-    let dy = b.y - a.y
-    let length = (dx * dx + dy * dy).squareRoot()
-    var normal = length > 0 ? (x: -dy / length, y: dx / length) : (x: 0.0, y: -1.0)
-    if normal.y > 0 { normal = (-normal.x, -normal.y) }
-    let offset = 9.0
-    svg += text(
-      label, class: "gap-label", x: (a.x + b.x) / 2 + normal.x * offset, y: (a.y + b.y) / 2 + normal.y * offset,
-      size: 11, anchor: "middle")
+    let box = placement.place(placement.besideLine(label, size: 11, from: a, to: b), naming: (a, b))
+    svg += placed(label, class: "gap-label", box, size: 11)
     return svg
   }
 
   /// A cross where guidance confirmed the car had left the route, with its time.
-  func offRoute(_ mark: ShiftReportContent.Mark) -> String {
+  func offRoute(_ mark: ShiftReportContent.Mark, _ placement: inout ReportLabelPlacement) -> String {
     let p = place(mark.coordinate)
     let r = 5.0
     let d =
@@ -115,13 +137,16 @@ struct ShiftReportMap {
       + "M\(SVGText.number(p.x - r)) \(SVGText.number(p.y + r))L\(SVGText.number(p.x + r)) \(SVGText.number(p.y - r))"
     return SVGText.element(
       "path", [("class", "off-route"), ("d", d), ("stroke", "#000000"), ("stroke-width", "2.5"), ("fill", "none")])
-      + "\n" + text(mark.label, class: "off-route-label", x: p.x + 8, y: p.y - 8, size: 11)
+      + "\n"
+      + placed(
+        mark.label, class: "off-route-label",
+        placement.place(ReportLabelPlacement.besideMarker(mark.label, size: 11, at: p, rise: 8)), size: 11)
   }
 
   /// A ring at the first position and a filled square at the last: told apart by shape.
-  func markers(start: GeoCoordinate, end: GeoCoordinate) -> String {
-    let s = place(start)
-    let e = place(end)
+  func markers(start s: (x: Double, y: Double), end e: (x: Double, y: Double), _ placement: inout ReportLabelPlacement)
+    -> String
+  {
     var svg =
       SVGText.element(
         "rect",
@@ -136,31 +161,47 @@ struct ShiftReportMap {
           ("class", "start"), ("cx", SVGText.number(s.x)), ("cy", SVGText.number(s.y)), ("r", "6"),
           ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2.5"),
         ]) + "\n"
-    svg += text(content.startLabel, class: "start-label", x: s.x + 10, y: s.y - 8, size: 12)
-    if let note = content.startNote { svg += text(note, class: "start-note", x: s.x + 10, y: s.y - 22, size: 11) }
-    svg += text(content.endLabel, class: "end-label", x: e.x + 10, y: e.y + 17, size: 12)
-    if let note = content.endNote { svg += text(note, class: "end-note", x: e.x + 10, y: e.y + 31, size: 11) }
+    svg += markerLabel(content.startLabel, class: "start-label", at: s, rise: 8, size: 12, &placement)
+    if let note = content.startNote {
+      svg += markerLabel(note, class: "start-note", at: s, rise: 22, size: 11, &placement)
+    }
+    svg += markerLabel(content.endLabel, class: "end-label", at: e, rise: -17, size: 12, &placement)
+    if let note = content.endNote {
+      svg += markerLabel(note, class: "end-note", at: e, rise: -31, size: 11, &placement)
+    }
     return svg
   }
 
-  /// North is up: the projection keeps it so.
+  /// The north arrow's corner of the map: within the margin the drawing keeps clear.
+  var northArrowBox: ReportRect { ReportRect(x: map.x + map.width - 30, y: map.y + 4, width: 16, height: 34) }
+
+  /// North is up: the projection keeps it so. "N" over the arrow's tip.
   func northArrow() -> String {
     let x = map.x + map.width - 22
-    let y = map.y + 14
+    let y = map.y + 19
     let d =
-      "M\(SVGText.number(x)) \(SVGText.number(y))L\(SVGText.number(x + 7)) \(SVGText.number(y + 20))"
-      + "L\(SVGText.number(x)) \(SVGText.number(y + 15))L\(SVGText.number(x - 7)) \(SVGText.number(y + 20))Z"
+      "M\(SVGText.number(x)) \(SVGText.number(y))L\(SVGText.number(x + 6)) \(SVGText.number(y + 18))"
+      + "L\(SVGText.number(x)) \(SVGText.number(y + 14))L\(SVGText.number(x - 6)) \(SVGText.number(y + 18))Z"
     return "<g class=\"north-arrow\">" + SVGText.element("path", [("d", d), ("fill", "#000000")])
       + SVGText.textElement(
         [
-          ("x", SVGText.number(x)), ("y", SVGText.number(y + 34)), ("font-size", "12"), ("font-weight", "bold"),
+          ("x", SVGText.number(x)), ("y", SVGText.number(y - 3)), ("font-size", "12"), ("font-weight", "bold"),
           ("text-anchor", "middle"), ("fill", "#000000"),
         ], "N") + "</g>\n"
   }
 
+  var bar: ScaleBar {
+    ScaleBar(metresPerUnit: projection.metresPerUnit, maximumLength: map.width / 4, unit: content.unit)
+  }
+
+  /// The scale bar's corner of the map, its length above it.
+  var scaleBarBox: ReportRect {
+    ReportRect(x: map.x + 10, y: map.y + map.height - 36, width: bar.length + 8, height: 26)
+  }
+
   /// A bar a round length long at the bottom left, with end ticks and its length.
   func scaleBar() -> String {
-    let bar = ScaleBar(metresPerUnit: projection.metresPerUnit, maximumLength: map.width / 4, unit: content.unit)
+    let bar = self.bar
     let x = map.x + 14
     let y = map.y + map.height - 14
     let d =
