@@ -1,5 +1,10 @@
 import Foundation
-import Testing
+
+// The static release build `make bench` makes has no Testing module (the toolchain ships
+// it only as a shared library); the bench uses the checks, never the traits.
+#if canImport(Testing)
+  import Testing
+#endif
 
 /// Something a test needs from the machine that it cannot make for itself: root, a tmpfs,
 /// a Debian package, gpsd's regression logs. A test names what it needs with a trait
@@ -26,12 +31,14 @@ public struct TestPrecondition: Sendable {
     public var description: String
   }
 
-  /// The trait a test or suite carries: enabled when met; else skipped, or failed under CI.
-  public var trait: ConditionTrait {
-    guard let unmet else { return .enabled(if: true) }
-    guard Self.isCI else { return .enabled(if: false, Comment(rawValue: unmet)) }
-    return .enabled(Comment(rawValue: unmet)) {
-      throw Unmet(description: "CI=true, so a missing precondition fails the test: \(unmet)")
+  #if canImport(Testing)
+    /// The trait a test or suite carries: enabled when met; else skipped, or failed under CI.
+    public var trait: ConditionTrait {
+      guard let unmet else { return .enabled(if: true) }
+      guard Self.isCI else { return .enabled(if: false, Comment(rawValue: unmet)) }
+      return .enabled(Comment(rawValue: unmet)) {
+        throw Unmet(description: "CI=true, so a missing precondition fails the test: \(unmet)")
+      }
     }
-  }
+  #endif
 }
