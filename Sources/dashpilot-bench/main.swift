@@ -13,6 +13,7 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("reliability", runReliabilityBenchmarks),
   ("daemon", runDaemonBenchmarks),
   ("e2e", runEndToEndCPUBenchmarks),
+  ("report", runReportBenchmarks),
 ]
 let chosen = Set(CommandLine.arguments.dropFirst())
 if let unknown = chosen.first(where: { name in !areas.contains { $0.0 == name } }) {
