@@ -16,18 +16,19 @@ struct ShiftReportLegend {
   var items: [Item]
 
   static func items(_ content: ShiftReportContent) -> ShiftReportLegend {
-    var items = [
-      Item(symbol: .stretch, text: "recorded, counted"),
-      Item(symbol: .gap, text: "capture gap, not counted"),
-    ]
+    // Only what the drawing holds: a key to a symbol drawn nowhere would be read as missing.
+    var items = [Item(symbol: .stretch, text: "recorded, counted")]
+    if !content.gapLabels.isEmpty && content.stretches.filter({ !$0.isEmpty }).count > 1 {
+      items.append(Item(symbol: .gap, text: "capture gap, not counted"))
+    }
     if content.stretches.contains(where: { $0.count == 1 }) {
       items.append(Item(symbol: .lonePosition, text: "lone fix, no distance"))
     }
     items += [Item(symbol: .start, text: "start"), Item(symbol: .end, text: "end")]
     if content.route.count >= 2 {
       items.append(Item(symbol: .route, text: "route"))
-      items.append(Item(symbol: .offRoute, text: "left the route"))
     }
+    if !content.offRoute.isEmpty { items.append(Item(symbol: .offRoute, text: "left the route")) }
     return ShiftReportLegend(items: items)
   }
 

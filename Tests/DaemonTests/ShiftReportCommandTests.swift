@@ -60,6 +60,9 @@ struct ShiftReportCommandTests {
       svg.elements(ofClass: "line").map(\.text)
         == ["5 unbroken stretches of capture", "6 capture gaps"] + GappedShiftFixture.gapLines + [Self.partialSentence])
     #expect(svg.elements(ofClass: "route").isEmpty && svg.elements(ofClass: "off-route").isEmpty)
+    // The legend keys what is drawn, and nothing else.
+    #expect(svg.elements(ofClass: "legend-gap").count == 1)
+    #expect(svg.elements(ofClass: "legend-route").isEmpty && svg.elements(ofClass: "legend-off-route").isEmpty)
 
     let json = try Self.report(daemon, ["1", "-o", path, "--json"])
     let answer = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
@@ -95,6 +98,7 @@ struct ShiftReportCommandTests {
     // 50 m past the corner is the first miss (08:10:05); the third, 10 s on, confirms it.
     #expect(svg.elements(ofClass: "off-route-label").map(\.text) == ["off route 08:10"])
     #expect(svg.elements(ofClass: "off-route").count == 1)
+    #expect(svg.elements(ofClass: "legend-route").count == 1 && svg.elements(ofClass: "legend-off-route").count == 1)
     #expect(
       svg.elements(ofClass: "line").last?.text
         == "Route route.geojson (driving): guidance confirmed 1 departure from it, marked ×.")
