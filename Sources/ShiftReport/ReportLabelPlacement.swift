@@ -8,8 +8,11 @@ struct ReportLabelPlacement {
   typealias Point = (x: Double, y: Double)
 
   let map: ReportRect
-  /// The polylines drawn (stretches and gaps), in drawing units.
-  let lines: [[Point]]
+  /// Each segment drawn (of the stretches and gaps), filed under every cell of a square
+  /// grid its bounding box touches: a label is checked against the few segments near it,
+  /// not every one of a long shift.
+  let segments: [Int: [(Point, Point)]]
+  static let cell = 32.0
   /// What no label may cover: the north arrow, the scale bar, the markers, the labels
   /// placed so far.
   private(set) var taken: [ReportRect]
@@ -22,7 +25,28 @@ struct ReportLabelPlacement {
   init(map: ReportRect, reserved: [ReportRect], lines: [[Point]]) {
     self.map = map
     self.taken = reserved
-    self.lines = lines
+    var segments: [Int: [(Point, Point)]] = [:]
+    for line in lines {
+      for index in line.indices.dropFirst() {
+        let a = line[index - 1]
+        let b = line[index]
+        for key in Self.cells(
+          covering: ReportRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y)))
+        {
+          segments[key, default: []].append((a, b))
+        }
+      }
+    }
+    self.segments = segments
+  }
+
+  /// The keys of the grid cells `box` touches.
+  static func cells(covering box: ReportRect) -> [Int] {
+    guard box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite else { return [] }
+    let columns = Int((box.x / cell).rounded(.down))...Int(((box.x + box.width) / cell).rounded(.down))
+    let rows = Int((box.y / cell).rounded(.down))...Int(((box.y + box.height) / cell).rounded(.down))
+    // Drawing units are a few thousand at most: a row of 100,000 cells is never reached.
+    return rows.flatMap { row in columns.map { row * 100_000 + $0 } }
   }
 
   /// The box `text` takes at `size`: the report's sans-serif is about 0.56 of its size a
@@ -116,10 +140,8 @@ struct ReportLabelPlacement {
     // The lines' own width and a little air: a label touching a stroke reads as across it.
     let air = Self.lineClearance
     let grown = ReportRect(x: box.x - air, y: box.y - air, width: box.width + 2 * air, height: box.height + 2 * air)
-    for line in lines {
-      for index in line.indices.dropFirst() where Self.crosses(grown, from: line[index - 1], to: line[index]) {
-        return false
-      }
+    for key in Self.cells(covering: grown) {
+      for (a, b) in segments[key] ?? [] where Self.crosses(grown, from: a, to: b) { return false }
     }
     return true
   }

@@ -20,15 +20,20 @@ enum ReportBench {
 
   static let hours = 10.0
   static let rate = 10.0
-  /// Capture lost twice, for two minutes each: three stretches, as a real shift has.
-  static let sessionCount = 3
+  /// Capture lost for two minutes at a time: twice (three stretches, as a real shift has),
+  /// and 199 times (a loose receiver: every gap labelled on one drawing).
   static let gapSeconds = 120.0
 
   static func run(_ report: inout BenchReport) throws {
+    try measure(&report, sessionCount: 3, label: "10h_10hz")
+    try measure(&report, sessionCount: 200, label: "10h_10hz_199_gaps")
+  }
+
+  static func measure(_ report: inout BenchReport, sessionCount: Int, label: String) throws {
     let directory = try TestPaths.temporaryDirectory("report-bench")
     defer { try? FileManager.default.removeItem(at: directory) }
     let database = directory.appendingPathComponent("dashpilot.sqlite").path
-    let samples = try writeShift(to: database)
+    let samples = try writeShift(to: database, sessionCount: sessionCount)
 
     let daemon = try DaemonUnderTest(arguments: ["--database", database])
     defer { daemon.stop() }
@@ -58,15 +63,15 @@ enum ReportBench {
       }
     }
     let bytes = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-    report.record("report.10h_10hz_bytes", Double(bytes), "bytes")
-    report.record("report.10h_10hz_seconds", (times.sorted()[1] * 1000).rounded() / 1000, "s")
-    report.record("report.10h_10hz_daemon_seconds", (daemonTimes.sorted()[1] * 1000).rounded() / 1000, "s")
+    report.record("report.\(label)_bytes", Double(bytes), "bytes")
+    report.record("report.\(label)_seconds", (times.sorted()[1] * 1000).rounded() / 1000, "s")
+    report.record("report.\(label)_daemon_seconds", (daemonTimes.sorted()[1] * 1000).rounded() / 1000, "s")
     print("  (\(samples) positions in \(sessionCount) stretches; median of 3 runs of dashpilotctl report)")
   }
 
   /// The shift: 10 hours at 10 Hz along a winding road at 15 m/s, written as capture
   /// writes it (sessions begun and ended, samples appended in batches). Its sample count.
-  static func writeShift(to path: String) throws -> Int {
+  static func writeShift(to path: String, sessionCount: Int) throws -> Int {
     let store = try SampleStore(path: path)
     let start = Date(timeIntervalSince1970: StoreIngestPattern.firstFixTime)
     let total = Int(hours * 3600 * rate)
