@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// Where the map's labels go: inside the map, off the north arrow, the scale bar, the
-/// markers and each other, and where there is room clear of every line drawn, never across
-/// the gap a label names. A label's white halo would otherwise rub out the very line it
+/// markers and each other, clear of every line drawn, never across the gap a label names;
+/// a gap's label with no such room is left to the list beneath the drawing. A label's white halo would otherwise rub out the very line it
 /// explains, and a label past the map's edge is cut off by the page.
 struct ReportLabelPlacement {
   typealias Point = (x: Double, y: Double)
@@ -61,21 +61,25 @@ struct ReportLabelPlacement {
   static func baseline(of box: ReportRect, size: Double) -> Double { box.y + box.height / 2 + size * 0.35 }
 
   /// The first of `candidates` (each moved inside the map, or slid sideways off what it
-  /// covers) that is clear of everything; else the first clear of `gap`, the line it
-  /// names; else the first. It is then taken.
-  mutating func place(_ candidates: [ReportRect], naming gap: (Point, Point)? = nil) -> ReportRect {
-    let fittedCandidates = candidates.map(inside).flatMap { [$0] + slid($0) }
-    var clearOfItsGap: ReportRect?
-    var chosen: ReportRect?
-    for box in fittedCandidates {
+  /// covers) that is clear of everything and not across `gap`, the line it names; it is
+  /// then taken. Nil when none is: a label laid over another, or over the drawing, would
+  /// hide what the report is for.
+  mutating func placeClear(_ candidates: [ReportRect], naming gap: (Point, Point)? = nil) -> ReportRect? {
+    for box in candidates.map(inside).flatMap({ [$0] + slid($0) }) {
       if let gap, Self.crosses(box, from: gap.0, to: gap.1) { continue }
       if isClear(box) {
-        chosen = box
-        break
+        taken.append(box)
+        return box
       }
-      if clearOfItsGap == nil { clearOfItsGap = box }
     }
-    let box = chosen ?? clearOfItsGap ?? fittedCandidates[0]
+    return nil
+  }
+
+  /// As `placeClear`, else the first candidate: for what is always labelled (the start,
+  /// the end, a departure), which are few and placed first.
+  mutating func place(_ candidates: [ReportRect]) -> ReportRect {
+    if let box = placeClear(candidates) { return box }
+    let box = inside(candidates[0])
     taken.append(box)
     return box
   }

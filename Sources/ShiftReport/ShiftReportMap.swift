@@ -44,20 +44,24 @@ struct ShiftReportMap {
     for (index, label) in content.gapLabels.enumerated() where index + 1 < drawn.count {
       if let from = drawn[index].last, let to = drawn[index + 1].first { gaps.append((from, to, label)) }
     }
-    // Every line drawn, so that no label's halo rubs one out; the markers' labels are
-    // placed first, the nearest to what they name.
+    // Every line drawn, so that no label's halo rubs one out.
     let lines = drawn.map { $0.map(place) } + gaps.map { [place($0.from), place($0.to)] }
     let markerPoints = [drawn.first?.first, drawn.last?.last].compactMap { $0 } + content.offRoute.map(\.coordinate)
     let markerBoxes = markerPoints.map(place).map { ReportRect(x: $0.x - 7, y: $0.y - 7, width: 14, height: 14) }
-    var placement = ReportLabelPlacement(
-      map: map, reserved: [northArrowBox, scaleBarBox] + markerBoxes, lines: lines)
-    var markers = ""
-    if let first = drawn.first?.first, let last = drawn.last?.last {
-      markers = self.markers(start: place(first), end: place(last), &placement)
+    let unplaced = ReportLabelPlacement(map: map, reserved: [northArrowBox, scaleBarBox] + markerBoxes, lines: lines)
+    var labels = self.labels(drawn, gaps, unplaced)
+    if labels.unlabelled > 0 {
+      // Again with the note's corner kept for it first, sized for the most it can say.
+      var placement = unplaced
+      let corners = noteCorners(Self.unlabelledText(gaps.count, of: gaps.count))
+      let note = placement.placeClear(corners) ?? placement.place(corners)
+      labels = self.labels(drawn, gaps, placement)
+      if labels.unlabelled > 0 {
+        labels.svg += placed(
+          Self.unlabelledText(labels.unlabelled, of: gaps.count), class: "gaps-unlabelled", note, size: 11)
+      }
     }
-    let marks = content.offRoute.map { offRoute($0, &placement) }
-    for gap in gaps { svg += self.gap(from: gap.from, to: gap.to, gap.label, &placement) }
-    svg += marks.joined() + markers
+    svg += labels.svg
     svg += northArrow()
     svg += scaleBar()
     return svg
@@ -111,7 +115,7 @@ struct ShiftReportMap {
   /// where capture was lost, never a line somebody drove. Its label sits beside the line's
   /// middle, clear of it (`ReportLabelPlacement`).
   func gap(from: GeoCoordinate, to: GeoCoordinate, _ label: String, _ placement: inout ReportLabelPlacement)
-    -> String
+    -> (svg: String, labelled: Bool)
   {
     let a = place(from)
     let b = place(to)
@@ -123,9 +127,52 @@ struct ShiftReportMap {
           ("y2", SVGText.number(b.y)), ("stroke", "#333333"), ("stroke-width", SVGText.number(Self.gapWidth)),
           ("stroke-dasharray", Self.gapDashes),
         ]) + "\n"
-    let box = placement.place(placement.besideLine(label, size: 11, from: a, to: b), naming: (a, b))
+    guard let box = placement.placeClear(placement.besideLine(label, size: 11, from: a, to: b), naming: (a, b)) else {
+      return (svg, false)
+    }
     svg += placed(label, class: "gap-label", box, size: 11)
-    return svg
+    return (svg, true)
+  }
+
+  /// The gaps' dashed lines with their labels, then the departures' and the markers'
+  /// labels, the markers' placed first (the nearest to what they name); and how many gaps
+  /// had no room for a label.
+  func labels(
+    _ drawn: [[GeoCoordinate]], _ gaps: [(from: GeoCoordinate, to: GeoCoordinate, label: String)],
+    _ placement: ReportLabelPlacement
+  ) -> (svg: String, unlabelled: Int) {
+    var placement = placement
+    var markers = ""
+    if let first = drawn.first?.first, let last = drawn.last?.last {
+      markers = self.markers(start: place(first), end: place(last), &placement)
+    }
+    let marks = content.offRoute.map { offRoute($0, &placement) }
+    var svg = ""
+    var unlabelled = 0
+    for gap in gaps {
+      let (line, labelled) = self.gap(from: gap.from, to: gap.to, gap.label, &placement)
+      svg += line
+      if !labelled { unlabelled += 1 }
+    }
+    return (svg + marks.joined() + markers, unlabelled)
+  }
+
+  /// Where gaps crowd the drawing, the labels with no room of their own are left off and
+  /// a note in a corner of the map says so; the list beneath gives every gap.
+  func noteCorners(_ text: String) -> [ReportRect] {
+    let probe = ReportLabelPlacement.box(text, size: 11, centreX: 0, centreY: 0)
+    let bottom = map.y + map.height - 4 - probe.height / 2
+    let top = map.y + 4 + probe.height / 2
+    let right = map.x + map.width - 4 - probe.width / 2
+    let left = map.x + 4 + probe.width / 2
+    return [(right, bottom), (left, top), (right, top), (left, bottom)].map {
+      ReportLabelPlacement.box(text, size: 11, centreX: $0.0, centreY: $0.1)
+    }
+  }
+
+  /// "3 of 40 gaps are not labelled here for want of room; each is listed below."
+  static func unlabelledText(_ count: Int, of total: Int) -> String {
+    "\(count) of \(total) gaps \(count == 1 ? "is" : "are") not labelled here for want of room; each is listed below."
   }
 
   /// A cross where guidance confirmed the car had left the route, with its time.

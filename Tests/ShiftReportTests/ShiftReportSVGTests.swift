@@ -143,6 +143,42 @@ import Testing
     }
   }
 
+  @Test("gaps that crowd the drawing: labels only where there is room, never over each other, and a note of the rest")
+  func crowdedGaps() throws {
+    // 40 stretches of 100 m eastwards, 100 m apart: 39 gaps, each with a label wider than it.
+    var stretches: [[GeoCoordinate]] = []
+    var start = Self.origin
+    for _ in 0..<40 {
+      let stretch = Self.walk(from: start, bearing: 90, steps: 2)
+      stretches.append(stretch)
+      start = GeographicDistance.destination(from: stretch[stretch.count - 1], bearing: 90, distance: 100)
+    }
+    var content = Self.content(route: false)
+    content.stretches = stretches
+    content.gapLabels = (0..<39).map { "not counted 09:\(10 + $0)–09:\(11 + $0) (1 min)" }
+    let svg = try SVGDocument(ShiftReportSVG.render(content))
+    #expect(svg.elements(ofClass: "gap").count == 39)
+    let labels = svg.elements(ofClass: "gap-label")
+    #expect(!labels.isEmpty && labels.count < 39)
+    #expect(
+      svg.elements(ofClass: "gaps-unlabelled").map(\.text) == [
+        "\(39 - labels.count) of 39 gaps are not labelled here for want of room; each is listed below."
+      ])
+    // Each label's box and the note's (11-unit text, at least half its size a character)
+    // apart from every other.
+    let boxes = (labels + svg.elements(ofClass: "gaps-unlabelled")).map {
+      label -> (x: Double, y: Double, width: Double) in
+      let width = Double(label.text.count) * 5.5
+      return (Double(label.attributes["x"]!)! - width / 2, Double(label.attributes["y"]!)!, width)
+    }
+    for (i, a) in boxes.enumerated() {
+      for b in boxes[(i + 1)...] {
+        let apart = a.x + a.width <= b.x || b.x + b.width <= a.x || abs(a.y - b.y) >= 11
+        #expect(apart, "labels at \(a) and \(b) overlap")
+      }
+    }
+  }
+
   @Test("a 10-hour 10 Hz stretch is simplified for drawing: the file stays under 1 MB")
   func longShiftStaysSmall() throws {
     // 360,000 positions 1.5 m apart along a winding road: what a receiver at 10 Hz gives.
