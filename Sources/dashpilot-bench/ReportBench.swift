@@ -81,7 +81,8 @@ enum ReportBench {
     var bearing = 0.0
     var time = start
     for session in 0..<sessionCount {
-      let id = CaptureSessionID("bench-\(session)")
+      // A session is named by a UUID, as capture names one.
+      let id = CaptureSessionID("7d0f5a2e-3c1b-4e8a-9b6d-\(String(format: "%012d", session))")
       try store.beginCaptureSession(id, at: time, shiftID: shift.id)
       var batch: [RouteSample] = []
       for index in 0..<perSession {
