@@ -25,6 +25,8 @@ let package = Package(
     // The pure core: no I/O, no clock.
     .target(name: "DashPilotCore"),
     .target(name: "Guidance", dependencies: ["DashPilotCore"]),
+    // A shift drawn as one self-contained SVG: a value in, text out (the client writes it).
+    .target(name: "ShiftReport", dependencies: ["DashPilotCore"]),
 
     // Adapters at the edge; each target lists exactly the modules it imports.
     // Threads, a condition, the command-line cursor and text helpers over Glibc, so that the
@@ -49,7 +51,9 @@ let package = Package(
       ]),
     .target(
       name: "DashPilotCLI",
-      dependencies: ["Capture", "ControlProtocol", "DashPilotCore", "Guidance", "PlatformSupport", "RouteFiles"]),
+      dependencies: [
+        "Capture", "ControlProtocol", "DashPilotCore", "Guidance", "PlatformSupport", "RouteFiles", "ShiftReport",
+      ]),
 
     // Thin mains.
     .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
@@ -75,6 +79,7 @@ let package = Package(
     .testTarget(name: "DashPilotCoreTests", dependencies: ["DashPilotCore", "TestSupport"]),
     .testTarget(name: "GuidanceTests", dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "TestSupport"]),
     .testTarget(name: "RouteFilesTests", dependencies: ["DashPilotCore", "RouteFiles", "TestSupport"]),
+    .testTarget(name: "ShiftReportTests", dependencies: ["DashPilotCore", "ShiftReport", "TestSupport"]),
     .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport", "TestSupport"]),
     .testTarget(name: "StoreTests", dependencies: ["CSQLite", "DashPilotCore", "Store", "TestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "TestSupport"]),
@@ -90,7 +95,7 @@ let package = Package(
       name: "DaemonTests",
       dependencies: [
         "CSQLite", "Capture", "ControlProtocol", "Daemon", "DashPilotCLI", "DashPilotCore", "GPSD", "Guidance",
-        "PlatformSupport", "RouteFiles", "Routing", "Store", "TestSupport", "Uplink",
+        "PlatformSupport", "RouteFiles", "Routing", "ShiftReport", "Store", "TestSupport", "Uplink",
       ]),
     .testTarget(
       name: "ReliabilityTests",

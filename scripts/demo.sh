@@ -8,11 +8,14 @@
 # directory with `[Shift] Start=movement` (as a box ships), follows a route when this build
 # can load one, and shows `dashpilotctl status` every 2 s until the drive ends. Nobody
 # starts a shift: it opens by itself when the car drives off. Once the drive is over the
-# demo ends that shift (on a box it would end by itself 45 min after the last move) and
-# prints its report. Every process it started is stopped on exit, however it exits.
+# demo ends that shift (on a box it would end by itself 45 min after the last move), prints
+# what `shift show` says of it and writes its picture (`dashpilotctl report`, with the route
+# when one was loaded) where it outlives the demo, and says where. Every process it started
+# is stopped on exit, however it exits.
 #
 #   DASHPILOT_DEMO_DRIVE   the drive to play (default Fixtures/drives/city-drive.nmea)
 #   DASHPILOT_DEMO_CYCLE   gpsfake's seconds per sentence (default 0.006: about 55 s)
+#   DASHPILOT_DEMO_REPORT  where the shift's report goes (default .build/demo/shift-ID.svg)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -126,10 +129,12 @@ for _ in $(seq 1 100); do [ -S "$work/control.sock" ] && break; sleep 0.1; done
 say "no shift yet: it starts when the car drives off"
 ctl status
 say "dashpilotctl route load (a route along the drive)"
+route_loaded=0
 if ! route_output=$(ctl route load "$work/route.geojson" --mode driving 2>&1); then
   echo "skipped: $route_output"
 else
   echo "$route_output"
+  route_loaded=1
 fi
 
 say "gpsfake plays $(basename "$drive") into gpsd on port $port"
@@ -168,3 +173,12 @@ say "dashpilotctl shift show $shift_id"
 ctl shift show "$shift_id"
 say "what dashpilotd wrote to its log (progress along the route left out)"
 grep -v ' m along the route, ' "$work/dashpilotd.log" || true
+
+# The picture of the shift, outside $work so that it outlives the demo.
+report=${DASHPILOT_DEMO_REPORT:-$repo/.build/demo/shift-$shift_id.svg}
+mkdir -p "$(dirname "$report")"
+route_args=()
+[ $route_loaded -eq 1 ] && route_args=(--route "$work/route.geojson" --mode driving)
+say "dashpilotctl report $shift_id -o $report${route_args:+ --route route.geojson}"
+ctl report "$shift_id" -o "$report" "${route_args[@]}"
+echo "The shift's report is $report: open it in any browser."

@@ -10,7 +10,8 @@ public enum DashPilotCLI {
   static var commands: [any CLICommand.Type] {
     [
       StatusCommand.self, ShiftStartCommand.self, ShiftEndCommand.self, ShiftsCommand.self, ShiftShowCommand.self,
-      ExportCommand.self, ImportCommand.self, RouteLoadCommand.self, RouteClearCommand.self, NavigateCommand.self,
+      ExportCommand.self, ReportCommand.self, ImportCommand.self, RouteLoadCommand.self, RouteClearCommand.self,
+      NavigateCommand.self,
       EventsCommand.self, ReplayCommand.self,
     ]
   }

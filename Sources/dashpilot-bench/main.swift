@@ -14,6 +14,7 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("daemon", runDaemonBenchmarks),
   ("e2e", runEndToEndCPUBenchmarks),
   ("wear", runStoreWearBenchmarks),
+  ("report", runReportBenchmarks),
 ]
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == CaptureInstructionsBench.childFlag {
   exit(CaptureInstructionsChild.run(log: CommandLine.arguments[2], database: CommandLine.arguments[3]))

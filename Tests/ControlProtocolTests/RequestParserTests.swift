@@ -9,6 +9,11 @@ struct RequestParserTests {
     return nil
   }
 
+  func message(_ line: String) -> String? {
+    if case .failure(let failure) = RequestParser.parse(Array(line.utf8)) { return failure.error.message }
+    return nil
+  }
+
   @Test("a status request parses with its id")
   func status() throws {
     let request = try RequestParser.parse(Array(#"{"v":1,"id":7,"cmd":"status"}"#.utf8)).get()
@@ -105,12 +110,33 @@ struct RequestParserTests {
         id: 8, command: .navigate,
         arguments: .navigate(NavigateArguments(destination: WireCoordinate(lat: 37.5, lon: 127), mode: .driving))),
       ControlRequest(id: 9, command: .events),
+      ControlRequest(id: 10, command: .report, arguments: .report(ReportArguments(id: 12))),
+      ControlRequest(
+        id: 11, command: .report,
+        arguments: .report(
+          ReportArguments(
+            id: 12, mode: .walking,
+            route: [WireCoordinate(lat: 51.5, lon: -0.12), WireCoordinate(lat: 51.6, lon: -0.1)],
+            more: true))),
     ])
   func roundTrip(request: ControlRequest) throws {
     let line = request.encodedLine()
     #expect(line.last == 0x0A)
     let parsed = try RequestParser.parse(line.dropLast()).get()
     #expect(parsed == request)
+  }
+
+  @Test("a report names its shift; its route is coordinates, as a route load's are")
+  func reportArguments() {
+    #expect(code(#"{"v":1,"id":1,"cmd":"report","args":{"id":3,"route":null}}"#) == nil)
+    #expect(
+      message(#"{"v":1,"id":1,"cmd":"report","args":{}}"#) == #"report: needs an integer "id""#)
+    #expect(
+      message(#"{"v":1,"id":1,"cmd":"report","args":{"id":3,"route":[{"lat":91,"lon":0}]}}"#)
+        == "report: route[0] is not a position on Earth (latitude within ±90, longitude within ±180)")
+    #expect(
+      message(#"{"v":1,"id":1,"cmd":"report","args":{"id":3,"mode":"flying"}}"#)
+        == #"report: "mode" must be "driving" or "walking""#)
   }
 
   @Test("only the commands that change state are marked so")

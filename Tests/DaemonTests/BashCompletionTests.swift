@@ -65,7 +65,7 @@ struct BashCompletionTests {
   }
 
   static let commands = [
-    "events", "export", "help", "import", "navigate", "replay", "route", "shift", "shifts", "status",
+    "events", "export", "help", "import", "navigate", "replay", "report", "route", "shift", "shifts", "status",
   ]
   static let globalOptions = ["--help", "--json", "--socket", "--version"]
 
@@ -83,6 +83,10 @@ struct BashCompletionTests {
       try Self.complete(["dashpilotctl", "export", "3", "--"], data: data)
         == (["--format", "--output"] + Self.globalOptions).sorted())
     #expect(try Self.complete(["dashpilotctl", "export", "3", "--format", ""], data: data) == ["geojson", "gpx"])
+    #expect(
+      try Self.complete(["dashpilotctl", "report", "3", "--"], data: data)
+        == (["--mode", "--output", "--route"] + Self.globalOptions).sorted())
+    #expect(try Self.complete(["dashpilotctl", "report", "3", "-o", "x.svg", "--m"], data: data) == ["--mode"])
     #expect(
       try Self.complete(["dashpilotctl", "shifts", "--"], data: data) == (["--limit"] + Self.globalOptions).sorted())
     #expect(

@@ -157,12 +157,15 @@ struct EndToEndDriveTests {
     #expect(rows.first?.hasPrefix("#1  ") == true)
     #expect(rows.first?.hasSuffix("  7.0 mi recorded · partial route  (started by hand, ended by hand)") == true)
 
-    let shown = try daemon.control(["shift", "show", "1"])
+    let shown = try daemon.control(["shift", "show", "1"], environment: ["TZ": "UTC"])
     #expect(shown.status == 0)
     let shownLines = shown.standardOutput.split(separator: "\n").map(String.init)
+    // The tunnel, and the unplug that the NMEA can only show as silence: no fixes, each
+    // with its times (the drive's, on the receiver's clock).
     #expect(
       shownLines.dropFirst() == [
-        "  3 unbroken stretches of capture", "  2 capture gaps",
+        "  3 unbroken stretches of capture", "  2 capture gaps", "  gap 10:23–10:26 (3 min): no fixes",
+        "  gap 10:30–10:33 (3 min): no fixes",
         "  This is a partial route: capture was interrupted, so more was driven than was recorded.",
       ])
     let detail = try daemon.controlJSON(["shift", "show", "1"])

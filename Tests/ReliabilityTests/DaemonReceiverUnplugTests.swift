@@ -100,6 +100,9 @@ struct DaemonReceiverUnplugTests {
     #expect(
       try DaemonDatabaseProbe.query(daemon.databasePath, "SELECT end_reason FROM capture_sessions ORDER BY id")
         == ["device_deactivated"])
+    #expect(
+      try DaemonDatabaseProbe.query(daemon.databasePath, "SELECT end_device FROM capture_sessions ORDER BY id")
+        == [first.devicePath])
     // Ending the session wrote what was pending (up to a second of fixes): every fix of
     // the first receiver up to the last one or two (gpsd may not have read the last burst
     // before the terminal went), with no hole.
@@ -144,7 +147,11 @@ struct DaemonReceiverUnplugTests {
     let ended = try daemon.controlJSON(["shift", "end"])
     #expect((ended.object("distance")?["gaps"] as? Int ?? 0) >= 1)
     #expect(ended.object("distance")?["segments"] as? Int == 2)
-    #expect(try daemon.controlJSON(["shift", "show", "1"])["capture_sessions"] as? Int == 2)
+    let shown = try daemon.controlJSON(["shift", "show", "1"])
+    #expect(shown["capture_sessions"] as? Int == 2)
+    // The gap between the two sessions names the receiver that went.
+    let causes = (shown["gaps"] as? [[String: Any]] ?? []).map { $0["cause"] as? String }
+    #expect(causes.contains("receiver \(first.devicePath) removed"), "\(causes)")
 
     // Nothing stored before is lost; the second session holds the second receiver's fixes.
     let after = try Self.rows(daemon.databasePath)

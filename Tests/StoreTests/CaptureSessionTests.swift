@@ -55,6 +55,27 @@ import Testing
     #expect(try store.captureSessions().map(\.endedAt) == [at(1_700_000_050), at(1_700_000_900)])
   }
 
+  /// A gap's cause names the receiver that went: the session's end keeps it beside the code.
+  @Test func aSessionEndKeepsTheReceiverItWasReading() throws {
+    let file = try TemporaryStoreFile("end-device")
+    let store = try file.open()
+    try store.beginCaptureSession(CaptureSessionID("a"), at: at(1_700_000_000))
+    try store.beginCaptureSession(CaptureSessionID("b"), at: at(1_700_000_100))
+    try store.endCaptureSession(
+      CaptureSessionID("a"), at: at(1_700_000_050), reason: "device_deactivated", device: "/dev/ttyACM0")
+    try store.endCaptureSession(CaptureSessionID("b"), at: at(1_700_000_150), reason: "connection_lost")
+    #expect(
+      try store.captureSessions()
+        == [
+          StoredCaptureSession(
+            id: CaptureSessionID("a"), startedAt: at(1_700_000_000), endedAt: at(1_700_000_050),
+            endReason: "device_deactivated", endDevice: "/dev/ttyACM0"),
+          StoredCaptureSession(
+            id: CaptureSessionID("b"), startedAt: at(1_700_000_100), endedAt: at(1_700_000_150),
+            endReason: "connection_lost", endDevice: nil),
+        ])
+  }
+
   @Test func textIsBoundSafely() throws {
     let file = try TemporaryStoreFile("text")
     let store = try file.open()

@@ -35,6 +35,9 @@ import Testing
         "id", "started_at_ms", "ended_at_ms", "maximum_sample_interval", "imported_from", "sample_count",
         "started_by", "ended_by",
       ])
+    let sessionColumns = try store.database.textColumn(
+      "SELECT name FROM pragma_table_info('capture_sessions') ORDER BY cid")
+    #expect(sessionColumns == ["id", "session_key", "started_at_ms", "ended_at_ms", "end_reason", "end_device"])
   }
 
   /// A file the previous release wrote (schema 1, before held samples) keeps every row,

@@ -43,6 +43,17 @@ public enum SessionEndReason: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The receiver capture was reading when the session ended, where the reason names it:
+  /// kept beside `code` so a gap's cause can say which receiver went ("receiver
+  /// /dev/ttyACM0 removed").
+  public var device: String? {
+    switch self {
+    case let .deviceDeactivated(path): path
+    case let .deviceChanged(from, _): from
+    case .connectionLost, .newGPSD, .captureStopped, .saveFailed: nil
+    }
+  }
+
   /// A stable snake_case name for logs and JSON.
   public var code: String {
     switch self {

@@ -54,7 +54,8 @@ public final class StoreSampleSink: SampleSink {
     // reported by the next save, which meets the same store.
     _ = try? batch.flush()
     record { () throws(StoreError) in
-      try batch.store.endCaptureSession(session, at: at ?? now(), reason: reason.code, shiftID: batch.shiftID)
+      try batch.store.endCaptureSession(
+        session, at: at ?? now(), reason: reason.code, device: reason.device, shiftID: batch.shiftID)
     }
   }
 

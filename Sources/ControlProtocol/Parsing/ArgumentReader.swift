@@ -32,6 +32,15 @@ struct ArgumentReader {
       return .shiftShow(id: try requiredInteger("id", range: 1...Int64.max))
     case .export:
       return .export(id: try requiredInteger("id", range: 1...Int64.max))
+    case .report:
+      let id = try requiredInteger("id", range: 1...Int64.max)
+      let mode = try optionalMode("mode") ?? .driving
+      // No route (absent or null) is a report without one.
+      let values = take("route") == nil ? [] : try array("route")
+      let route = try values.enumerated().map { index, value throws(ArgumentFailure) in
+        try coordinate(value, label: "route[\(index)]")
+      }
+      return .report(ReportArguments(id: id, mode: mode, route: route, more: try optionalBool("more") ?? false))
     case .import:
       let name = try optionalString("name")
       let points = try array("points").enumerated().map { index, value throws(ArgumentFailure) in

@@ -238,23 +238,61 @@ public struct ShiftsResult: Sendable, Hashable, Codable {
   public init(shifts: [ShiftSummary]) { self.shifts = shifts }
 }
 
-/// `shift show ID`: the row plus the sentences that qualify its figure.
+/// `shift show ID`: the row plus the sentences that qualify its figure, and each capture
+/// gap with its times and cause.
 public struct ShiftDetail: Sendable, Hashable, Codable {
   public var shift: ShiftSummary
   public var qualifyingSentences: [String]
   public var captureSessions: Int
+  /// Every gap the figure's count includes, in time order (an uncovered start of the
+  /// shift first, an uncovered end last).
+  public var gaps: [WireGap]
 
-  public init(shift: ShiftSummary, qualifyingSentences: [String], captureSessions: Int) {
+  public init(shift: ShiftSummary, qualifyingSentences: [String], captureSessions: Int, gaps: [WireGap] = []) {
     self.shift = shift
     self.qualifyingSentences = qualifyingSentences
     self.captureSessions = captureSessions
+    self.gaps = gaps
   }
 
   enum CodingKeys: String, CodingKey {
-    case shift
+    case shift, gaps
     case qualifyingSentences = "qualifying_sentences"
     case captureSessions = "capture_sessions"
   }
+}
+
+/// One capture gap on the wire: `{from, to, seconds, cause}`. Its length is a time and
+/// never a distance; `cause` is `CaptureGapWording`'s ("receiver /dev/ttyACM0 removed",
+/// "no fixes", "shift started before capture"), null where capture recorded none.
+public struct WireGap: Sendable, Hashable, Codable {
+  public var from: Date
+  public var to: Date
+  public var seconds: Double
+  public var cause: String?
+
+  public init(from: Date, to: Date, seconds: Double, cause: String?) {
+    self.from = from
+    self.to = to
+    self.seconds = seconds
+    self.cause = cause
+  }
+
+  /// `gap`'s times and the cause found for it.
+  public init(_ gap: RouteGap, cause: String?) {
+    self.init(from: gap.from, to: gap.to, seconds: gap.seconds, cause: cause)
+  }
+
+  /// Every member written, a missing cause as null, so each gap has the same shape.
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(from, forKey: .from)
+    try container.encode(to, forKey: .to)
+    try container.encode(seconds, forKey: .seconds)
+    try container.encode(cause, forKey: .cause)
+  }
+
+  enum CodingKeys: String, CodingKey { case from, to, seconds, cause }
 }
 
 /// `export ID`: the shift's positions split at every gap, so the client writes each

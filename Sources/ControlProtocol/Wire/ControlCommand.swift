@@ -6,6 +6,9 @@ public enum ControlCommand: String, Sendable, Hashable, Codable, CaseIterable {
   case shifts
   case shiftShow = "shift.show"
   case export
+  /// A shift's report: its stretches simplified for drawing, its gaps with their causes
+  /// and, given a route, the moments guidance confirms the car left it.
+  case report
   case `import`
   case routeLoad = "route.load"
   case routeClear = "route.clear"
@@ -18,7 +21,7 @@ public enum ControlCommand: String, Sendable, Hashable, Codable, CaseIterable {
   public var changesState: Bool {
     switch self {
     case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate: true
-    case .status, .shifts, .shiftShow, .export, .events: false
+    case .status, .shifts, .shiftShow, .export, .report, .events: false
     }
   }
 }

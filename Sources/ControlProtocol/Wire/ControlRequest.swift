@@ -38,6 +38,7 @@ public enum ControlArguments: Sendable, Hashable {
   case shifts(limit: Int?)
   case shiftShow(id: Int64)
   case export(id: Int64)
+  case report(ReportArguments)
   case `import`(ImportArguments)
   case routeLoad(RouteLoadArguments)
   case navigate(NavigateArguments)
@@ -59,6 +60,14 @@ public enum ControlArguments: Sendable, Hashable {
         "mode": .string(arguments.mode.rawValue), "more": .bool(arguments.more),
       ]
       if let name = arguments.name { members["name"] = .string(name) }
+      return members
+    case .report(let arguments):
+      var members: [String: JSONValue] = ["id": .number(Double(arguments.id))]
+      if !arguments.route.isEmpty || arguments.more {
+        members["route"] = .array(arguments.route.map(\.jsonValue))
+        members["mode"] = .string(arguments.mode.rawValue)
+        members["more"] = .bool(arguments.more)
+      }
       return members
     case .navigate(let arguments):
       return [

@@ -20,9 +20,10 @@ final class ClientConnection {
   var closeWhenFlushed = false
   var peerClosedInput = false
   var isOpen = true
-  /// Multi-part `import` and `route load` being assembled on this connection.
+  /// Multi-part `import`, `route load` and `report` being assembled on this connection.
   var pendingImport: ImportArguments?
   var pendingRoute: RouteLoadArguments?
+  var pendingReport: ReportArguments?
   /// Cached answer of the access policy.
   var mayChangeState: Bool?
 

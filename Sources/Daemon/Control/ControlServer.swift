@@ -188,12 +188,13 @@ public final class ControlServer {
     return allowed
   }
 
-  /// Collects the parts of a multi-part import or route load; returns the request to
+  /// Collects the parts of a multi-part import, route load or report; returns the request to
   /// route once the last part has arrived, nil after acknowledging an earlier part.
   private func assemble(_ request: ControlRequest, on connection: ClientConnection) -> ControlRequest? {
     switch request.arguments {
     case .import(let part): assemble(part, of: request, into: \.pendingImport, on: connection)
     case .routeLoad(let part): assemble(part, of: request, into: \.pendingRoute, on: connection)
+    case .report(let part): assemble(part, of: request, into: \.pendingReport, on: connection)
     default: request
     }
   }

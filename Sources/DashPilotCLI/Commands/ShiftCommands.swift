@@ -104,8 +104,11 @@ struct ShiftShowCommand: CLICommand {
     USAGE: dashpilotctl shift show ID [--json]
 
     Shows shift ID: when it ran, its recorded mileage, how many unbroken stretches of
-    capture contributed distance, how many capture gaps were excluded, and the
-    sentences that qualify a partial figure.
+    capture contributed distance, how many capture gaps were excluded, each gap with its
+    times, its length and its cause where capture recorded one ("gap 14:02–14:09
+    (7 min): receiver /dev/ttyACM0 removed"), and the sentences that qualify a partial
+    figure. A gap is never given a distance: nothing is known of what was driven in it.
+    `dashpilotctl report ID` draws the same shift.
     """
 
   var id: Int64
@@ -128,6 +131,7 @@ struct ShiftShowCommand: CLICommand {
         let renderer = ShiftRenderer(console: context.console)
         context.console.line(renderer.row(detail.shift))
         for line in renderer.details(detail.shift, indent: "  ") { context.console.line(line) }
+        for gap in detail.gaps { context.console.line("  " + ShiftRenderer.gapLine(gap)) }
         for sentence in detail.qualifyingSentences { context.console.line("  " + sentence) }
       }
       return .success

@@ -41,4 +41,17 @@ struct ShiftRenderer {
   func details(_ shift: ShiftSummary, indent: String) -> [String] {
     shift.details.map { indent + $0 }
   }
+
+  /// "gap 14:02–14:09 (7 min): receiver /dev/ttyACM0 removed", in the reader's clock.
+  static func gapLine(_ gap: WireGap) -> String {
+    let clock = gapClock(gap)
+    return CaptureGapWording.line(from: clock.from, to: clock.to, seconds: gap.seconds, cause: gap.cause)
+  }
+
+  /// A gap's two times as the reader's clock shows them: the end with its day when it
+  /// falls on another day than the start.
+  static func gapClock(_ gap: WireGap) -> (from: String, to: String) {
+    let sameDay = HumanFormat.format(gap.from, "%Y-%m-%d") == HumanFormat.format(gap.to, "%Y-%m-%d")
+    return (HumanFormat.format(gap.from, "%H:%M"), HumanFormat.format(gap.to, sameDay ? "%H:%M" : "%a %d %b %H:%M"))
+  }
 }

@@ -31,9 +31,12 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
     for sample in samples { extend(with: sample) }
   }
 
-  public mutating func extend(with sample: RouteSample) {
-    guard sample.coordinate.isValid, sample.timestamp.timeIntervalSince1970.isFinite else { return }
-    if let previous = last, sample.timestamp <= previous.timestamp { return }
+  /// Walks one position and says what it did: the one place a gap is seen, so whoever needs
+  /// the stretches and gaps themselves (`RouteMileageCalculator.measure`) observes this.
+  @discardableResult
+  public mutating func extend(with sample: RouteSample) -> RouteWalkStep {
+    guard sample.coordinate.isValid, sample.timestamp.timeIntervalSince1970.isFinite else { return .skipped }
+    if let previous = last, sample.timestamp <= previous.timestamp { return .skipped }
     // A position with no session has no recorded continuity: every link to it is inferred.
     if sample.captureSessionID == nil { usesInferredContinuity = true }
     if sample.isAccuracyAssumed { positionsWithAssumedAccuracy += 1 }
@@ -41,9 +44,10 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
       first = sample
       last = sample
       usablePositions = 1
-      return
+      return .began
     }
     usablePositions += 1
+    defer { last = sample }
     switch continuity(from: previous, to: sample) {
     case .recorded, .inferred:
       // A held sample continues the stretch (capture went on while the vehicle stood
@@ -55,11 +59,17 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
         segments += 1
         currentSegmentCounted = true
       }
+      return .continued
     case .broken:
       gaps += 1
       currentSegmentCounted = false
+      // Different sessions: capture was interrupted, and the earlier one's end says why.
+      // The same session too far apart: fixes stopped being kept.
+      let kind: RouteGap.Kind =
+        previous.captureSessionID == sample.captureSessionID
+        ? .noFixes : .sessionChanged(ended: previous.captureSessionID, began: sample.captureSessionID)
+      return .broke(RouteGap(kind: kind, from: previous.timestamp, to: sample.timestamp))
     }
-    last = sample
   }
 
   enum Continuity { case recorded, inferred, broken }
@@ -77,13 +87,24 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   /// starts or stops more than `maximumSampleInterval` inside it has a gap at that end. A
   /// running shift is measured with no window.
   public func distance(covering window: DateInterval? = nil) -> RouteDistance {
-    var result = RouteDistance(
-      metres: metres, segments: segments, gaps: gaps, usablePositions: usablePositions,
-      usesInferredContinuity: usesInferredContinuity, positionsWithAssumedAccuracy: positionsWithAssumedAccuracy)
-    if let window, let first, let last {
-      if first.timestamp.timeIntervalSince(window.start) > maximumSampleInterval { result.gaps += 1 }
-      if window.end.timeIntervalSince(last.timestamp) > maximumSampleInterval { result.gaps += 1 }
-    }
-    return result
+    let ends = windowGaps(covering: window)
+    return RouteDistance(
+      metres: metres, segments: segments, gaps: gaps + (ends.start == nil ? 0 : 1) + (ends.end == nil ? 0 : 1),
+      usablePositions: usablePositions, usesInferredContinuity: usesInferredContinuity,
+      positionsWithAssumedAccuracy: positionsWithAssumedAccuracy)
+  }
+
+  /// The uncovered ends of `window`: the shift began, or ended, more than
+  /// `maximumSampleInterval` from the route's first or last position. None without a
+  /// window or without positions (an empty route has no ends to leave uncovered).
+  public func windowGaps(covering window: DateInterval?) -> (start: RouteGap?, end: RouteGap?) {
+    guard let window, let first, let last else { return (nil, nil) }
+    let start =
+      first.timestamp.timeIntervalSince(window.start) > maximumSampleInterval
+      ? RouteGap(kind: .beforeCapture, from: window.start, to: first.timestamp) : nil
+    let end =
+      window.end.timeIntervalSince(last.timestamp) > maximumSampleInterval
+      ? RouteGap(kind: .afterCapture, from: last.timestamp, to: window.end) : nil
+    return (start, end)
   }
 }

@@ -19,11 +19,16 @@ public struct RouteMileageCalculator: Sendable {
   public func distance<C: Collection>(of samples: C, covering window: DateInterval? = nil)
     -> RouteDistance where C.Element == RouteSample
   {
-    let ordered = samples.filter { $0.coordinate.isValid && $0.timestamp.timeIntervalSince1970.isFinite }
-      .sorted(by: Self.measurementOrder)
     var accumulator = RouteMileageAccumulator(maximumSampleInterval: maximumSampleInterval)
-    accumulator.extend(with: ordered)
+    accumulator.extend(with: Self.ordered(samples))
     return accumulator.distance(covering: window)
+  }
+
+  /// The positions that can be on Earth, in `measurementOrder`: what every walk of a whole
+  /// route is fed.
+  static func ordered<C: Collection>(_ samples: C) -> [RouteSample] where C.Element == RouteSample {
+    samples.filter { $0.coordinate.isValid && $0.timestamp.timeIntervalSince1970.isFinite }
+      .sorted(by: Self.measurementOrder)
   }
 
   /// Time, then latitude, longitude and session: a total order on what is measured.

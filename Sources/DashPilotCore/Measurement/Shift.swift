@@ -30,4 +30,12 @@ public struct Shift: Sendable, Hashable, Codable, Identifiable {
   ) -> RouteDistance where C.Element == RouteSample {
     calculator.distance(of: samples, covering: window)
   }
+
+  /// The same measurement with its stretches and gaps, for what lists or draws them.
+  public func measuredRoute<C: Collection>(
+    of samples: C,
+    calculator: RouteMileageCalculator = RouteMileageCalculator()
+  ) -> MeasuredRoute where C.Element == RouteSample {
+    calculator.measure(samples, covering: window)
+  }
 }

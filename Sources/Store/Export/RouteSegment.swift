@@ -11,30 +11,16 @@ public struct RouteSegment: Sendable, Hashable {
   /// The session that recorded the stretch; nil for an imported track.
   public var captureSessionID: CaptureSessionID? { samples.first?.captureSessionID }
 
-  /// Splits a route where the measurement sees a gap. The walk is `RouteMileageAccumulator`
-  /// itself, observed position by position (a position it consumes raises
-  /// `usablePositions`; one that starts a new stretch raises `gaps`), so the rule for what
-  /// is continuous has one implementation. Positions the measurement does not use (not on
-  /// Earth, or repeating a timestamp) are left out, in the calculator's order.
+  /// Splits a route where the measurement sees a gap: the stretches of
+  /// `RouteMileageCalculator.measure`, the same walk that makes the figure, so the rule for
+  /// what is continuous has one implementation. Positions the measurement does not use (not
+  /// on Earth, or repeating a timestamp) are left out, in the calculator's order.
   public static func split<C: Collection>(
     _ samples: C, maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval
   ) -> [RouteSegment] where C.Element == RouteSample {
-    let ordered = samples.filter { $0.coordinate.isValid && $0.timestamp.timeIntervalSince1970.isFinite }
-      .sorted(by: RouteMileageCalculator.measurementOrder)
-    var walk = RouteMileageAccumulator(maximumSampleInterval: maximumSampleInterval)
-    var segments: [RouteSegment] = []
-    for sample in ordered {
-      let used = walk.usablePositions
-      let gaps = walk.gaps
-      walk.extend(with: sample)
-      guard walk.usablePositions != used else { continue }
-      if segments.isEmpty || walk.gaps != gaps {
-        segments.append(RouteSegment(samples: [sample]))
-      } else {
-        segments[segments.count - 1].samples.append(sample)
-      }
+    RouteMileageCalculator(maximumSampleInterval: maximumSampleInterval).measure(samples).stretches.map {
+      RouteSegment(samples: $0.samples)
     }
-    return segments
   }
 }
 

@@ -19,22 +19,24 @@ extension SampleStore {
     }
   }
 
-  /// Records that capture session `id` ended at `endedAt` and why (for example
-  /// "gpsd connection lost", "sample could not be saved"). `shiftID` is the shift it
-  /// captured into (the open shift when nil), for the commit observer.
+  /// Records that capture session `id` ended at `endedAt` and why (capture's code, such as
+  /// "connection_lost", "save_failed"), and the receiver it was reading when capture knew
+  /// it (`device`). `shiftID` is the shift it captured into (the open shift when nil), for
+  /// the commit observer.
   public func endCaptureSession(
-    _ id: CaptureSessionID, at endedAt: Date, reason: String, shiftID: Int64? = nil
+    _ id: CaptureSessionID, at endedAt: Date, reason: String, device: String? = nil, shiftID: Int64? = nil
   ) throws(StoreError) {
     let end = try EncodedSample.milliseconds(endedAt, role: "capture session end")
     try write("end capture session \(id)") { () throws(StoreError) in
       guard let session = try storedCaptureSession(id) else { throw .captureSessionNotFound(id) }
       guard session.endedAt == nil else { throw .captureSessionAlreadyEnded(id) }
       try database.withStatement(
-        "UPDATE capture_sessions SET ended_at_ms = ?, end_reason = ? WHERE session_key = ?"
+        "UPDATE capture_sessions SET ended_at_ms = ?, end_reason = ?, end_device = ? WHERE session_key = ?"
       ) { (s) throws(StoreError) in
         try s.bind(end, at: 1)
         try s.bind(reason, at: 2)
-        try s.bind(id.rawValue, at: 3)
+        try s.bind(device, at: 3)
+        try s.bind(id.rawValue, at: 4)
         try s.step()
       }
       if let commitObserver {
@@ -79,7 +81,7 @@ extension SampleStore {
   /// Every capture session, in the order they began.
   public func captureSessions() throws(StoreError) -> [StoredCaptureSession] {
     try database.withStatement(
-      "SELECT session_key, started_at_ms, ended_at_ms, end_reason FROM capture_sessions ORDER BY started_at_ms, id"
+      "SELECT \(Self.sessionColumns) FROM capture_sessions ORDER BY started_at_ms, id"
     ) { (s) throws(StoreError) -> [StoredCaptureSession] in
       var result: [StoredCaptureSession] = []
       while try s.step() { result.append(Self.captureSession(from: s)) }
@@ -97,17 +99,19 @@ extension SampleStore {
 
   func storedCaptureSession(_ id: CaptureSessionID) throws(StoreError) -> StoredCaptureSession? {
     try database.withStatement(
-      "SELECT session_key, started_at_ms, ended_at_ms, end_reason FROM capture_sessions WHERE session_key = ?"
+      "SELECT \(Self.sessionColumns) FROM capture_sessions WHERE session_key = ?"
     ) { (s) throws(StoreError) -> StoredCaptureSession? in
       try s.bind(id.rawValue, at: 1)
       return try s.step() ? Self.captureSession(from: s) : nil
     }
   }
 
+  static let sessionColumns = "session_key, started_at_ms, ended_at_ms, end_reason, end_device"
+
   static func captureSession(from s: Statement) -> StoredCaptureSession {
     StoredCaptureSession(
       id: CaptureSessionID(s.text(0) ?? ""), startedAt: EncodedSample.date(milliseconds: s.int64(1)),
-      endedAt: s.optionalInt64(2).map(EncodedSample.date(milliseconds:)), endReason: s.text(3))
+      endedAt: s.optionalInt64(2).map(EncodedSample.date(milliseconds:)), endReason: s.text(3), endDevice: s.text(4))
   }
 
   func insertCaptureSession(

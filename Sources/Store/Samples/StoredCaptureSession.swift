@@ -8,11 +8,15 @@ public struct StoredCaptureSession: Sendable, Hashable {
   public var startedAt: Date
   public var endedAt: Date?
   public var endReason: String?
+  /// The receiver capture was reading when the session ended, where capture knew it (a
+  /// device deactivated or changed).
+  public var endDevice: String?
 
-  public init(id: CaptureSessionID, startedAt: Date, endedAt: Date?, endReason: String?) {
+  public init(id: CaptureSessionID, startedAt: Date, endedAt: Date?, endReason: String?, endDevice: String? = nil) {
     self.id = id
     self.startedAt = startedAt
     self.endedAt = endedAt
     self.endReason = endReason
+    self.endDevice = endDevice
   }
 }

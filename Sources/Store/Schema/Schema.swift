@@ -108,6 +108,10 @@ enum Schema {
           ended_by = CASE WHEN ended_at_ms IS NULL THEN NULL WHEN imported_from IS NULL THEN 'manual' ELSE 'import' END
         """,
       ]),
+    // The receiver a capture session was reading when it ended (a DEVICE report's path,
+    // such as /dev/ttyACM0), where capture knew it: a gap's cause names it ("receiver
+    // /dev/ttyACM0 removed"). NULL for every other ending and for sessions recorded before.
+    Migration(version: 4, statements: ["ALTER TABLE capture_sessions ADD COLUMN end_device TEXT"]),
   ]
 
   /// The version this code writes and understands.

@@ -38,6 +38,9 @@ public enum MachinePreconditions {
 
   public static let groff = programs(["/usr/bin/groff", "/usr/bin/man"], package: "groff man-db")
 
+  /// Debian's Chromium, the real browser a report is rendered in.
+  public static let chromium = programs(["chromium"], package: "chromium")
+
   public static let bashCompletion = files(
     ["/bin/bash", "/usr/share/bash-completion/bash_completion"], package: "bash bash-completion")
 

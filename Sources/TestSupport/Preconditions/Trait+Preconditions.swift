@@ -26,6 +26,8 @@
     public static var requiresGroff: Self { MachinePreconditions.groff.trait }
     /// bash with Debian's bash-completion, to complete a command line as a shell does.
     public static var requiresBashCompletion: Self { MachinePreconditions.bashCompletion.trait }
+    /// Debian's Chromium, headless: a report rendered by a real browser.
+    public static var requiresChromium: Self { MachinePreconditions.chromium.trait }
     /// Valhalla from PyPI (scripts/valhalla/start.sh installs it when pip is there).
     public static var requiresValhalla: Self { RoutingEnginePreconditions.valhalla.trait }
     /// OSRM from PyPI, which needs Python 3.12 or newer (scripts/osrm/start.sh).

@@ -2,6 +2,7 @@ import Capture
 import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
+import Guidance
 import Store
 
 // The control commands the recording component answers.
@@ -19,6 +20,7 @@ extension RecordingComponent {
       case (.shifts, _): try listShifts(store, limit: nil, responder)
       case (.shiftShow, .shiftShow(let id)): try showShift(store, id: id, responder)
       case (.export, .export(let id)): try export(store, id: id, responder)
+      case (.report, .report(let arguments)): try report(store, arguments, responder)
       case (.import, .import(let arguments)): try importTrack(store, arguments, responder: responder)
       default:
         responder.fail(.badArguments, "\(request.command.rawValue) was sent without its arguments")
@@ -39,14 +41,24 @@ extension RecordingComponent {
   }
 
   private func showShift(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
-    guard let stored = try store.shift(id: id) else { throw StoreError.shiftNotFound(id) }
-    let samples = try store.samples(ofShift: id)
-    let distance = stored.shift.recordedDistance(of: samples, calculator: stored.calculator)
-    let sessions = Set(samples.compactMap(\.captureSessionID)).count
+    responder.succeed(try ShiftAnswer(store, id: id).detail(figure, store: store))
+  }
+
+  /// A route that guidance cannot follow is the client's mistake, said as `route load`
+  /// says it.
+  private func report(_ store: SampleStore, _ arguments: ReportArguments, _ responder: Responder) throws {
+    var route: GuidanceRoute?
+    if !arguments.route.isEmpty {
+      do {
+        route = try GuidanceRoute(arguments.route.map { GeoCoordinate(latitude: $0.lat, longitude: $0.lon) })
+      } catch {
+        responder.fail(.badArguments, "report: the route cannot be followed: \(error.description)")
+        return
+      }
+    }
+    let answer = try ShiftAnswer(store, id: arguments.id)
     responder.succeed(
-      ShiftDetail(
-        shift: figure.summary(of: stored, distance: distance),
-        qualifyingSentences: figure.quality(distance).qualifyingSentences, captureSessions: sessions))
+      try answer.report(figure, store: store, route: route, mode: TravelMode(arguments.mode)))
   }
 
   private func export(_ store: SampleStore, id: Int64, _ responder: Responder) throws {

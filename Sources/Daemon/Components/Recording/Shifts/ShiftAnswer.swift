@@ -1,0 +1,84 @@
+import ControlProtocol
+import DashPilotCore
+import FoundationEssentials
+import Guidance
+import Store
+
+/// What `shift show` and `report` answer about one shift, from one reading of its rows and
+/// one walk of them: the figure, its counts and gaps with causes, and for a report the
+/// stretches simplified for drawing and the moments the car left a given route.
+struct ShiftAnswer {
+  let stored: StoredShift
+  let samples: [RouteSample]
+  let measured: MeasuredRoute
+
+  init(_ store: SampleStore, id: Int64) throws(StoreError) {
+    guard let stored = try store.shift(id: id) else { throw .shiftNotFound(id) }
+    self.stored = stored
+    samples = try store.samples(ofShift: id)
+    measured = stored.shift.measuredRoute(of: samples, calculator: stored.calculator)
+  }
+
+  func detail(_ figure: ShiftFigure, store: SampleStore) throws(StoreError) -> ShiftDetail {
+    ShiftDetail(
+      shift: figure.summary(of: stored, distance: measured.distance),
+      qualifyingSentences: figure.quality(measured.distance).qualifyingSentences,
+      captureSessions: Set(samples.compactMap(\.captureSessionID)).count,
+      gaps: try ShiftGaps.wire(measured, store: store))
+  }
+
+  /// The report: `detail`, each stretch simplified to a tolerance of the shift's extent
+  /// over `ReportResult.drawingResolution`, and with a route the confirmed departures.
+  func report(
+    _ figure: ShiftFigure, store: SampleStore, route: GuidanceRoute?, mode: TravelMode
+  ) throws(StoreError) -> ReportResult {
+    let tolerance = drawingTolerance()
+    let stretches = measured.stretches.map { stretch in
+      let coordinates = stretch.samples.map(\.coordinate)
+      return PolylineSimplifier.keptIndices(coordinates, toleranceMetres: tolerance).map { index in
+        let sample = stretch.samples[index]
+        return WireTrackPoint(
+          lat: sample.coordinate.latitude, lon: sample.coordinate.longitude,
+          time: sample.timestamp.timeIntervalSince1970)
+      }
+    }
+    return ReportResult(
+      detail: try detail(figure, store: store), stretches: stretches, toleranceMetres: tolerance,
+      offRoute: route.map { departures(from: $0, mode: mode) })
+  }
+
+  /// The longer side of the box around every position, over the drawing's resolution.
+  func drawingTolerance() -> Double {
+    guard let first = samples.first?.coordinate else { return ReportResult.minimumToleranceMetres }
+    let frame = LocalFlatFrame(reference: first)
+    var low = FlatPoint(x: 0, y: 0)
+    var high = low
+    for sample in measured.stretches.lazy.flatMap(\.samples) {
+      let point = frame.project(sample.coordinate)
+      low = FlatPoint(x: min(low.x, point.x), y: min(low.y, point.y))
+      high = FlatPoint(x: max(high.x, point.x), y: max(high.y, point.y))
+    }
+    let extent = max(high.x - low.x, high.y - low.y)
+    return max(ReportResult.minimumToleranceMetres, extent / ReportResult.drawingResolution)
+  }
+
+  /// Guidance's own engine fed the shift's positions in time order, as it was fed fixes:
+  /// each `offRoute` it confirms is a departure. The recorded positions are those capture
+  /// kept, so this judges what was recorded, not every fix the receiver gave.
+  func departures(from route: GuidanceRoute, mode: TravelMode) -> [WireOffRoute] {
+    var engine = GuidanceEngine(route: route, config: .preset(for: mode))
+    var result: [WireOffRoute] = []
+    for sample in measured.stretches.lazy.flatMap(\.samples) {
+      let fix = GuidanceFix(
+        timestamp: sample.timestamp, coordinate: sample.coordinate, accuracy: sample.horizontalAccuracy,
+        speed: sample.speed, course: sample.course)
+      for case .offRoute(let lateral) in engine.update(fix) {
+        result.append(
+          WireOffRoute(
+            time: sample.timestamp, lat: sample.coordinate.latitude, lon: sample.coordinate.longitude,
+            lateralMetres: lateral.isFinite ? lateral : nil))
+      }
+    }
+    return result
+  }
+}
