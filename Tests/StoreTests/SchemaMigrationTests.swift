@@ -10,10 +10,10 @@ import Testing
     let file = try TemporaryStoreFile("migrate")
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 0)
-    #expect(store.openReport.schemaVersion == 3)
+    #expect(store.openReport.schemaVersion == 4)
     #expect(store.openReport.wasMigrated)
     #expect(store.openReport.movedAside == nil)
-    #expect(try store.database.scalarInt64("PRAGMA user_version") == 3)
+    #expect(try store.database.scalarInt64("PRAGMA user_version") == 4)
     let tables = try store.database.textColumn(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     #expect(tables == ["capture_sessions", "samples", "shifts"])
@@ -61,7 +61,7 @@ import Testing
     }
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 1)
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 3"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 4"])
     let samples = try store.samples(ofShift: 1)
     #expect(samples.count == 3)
     #expect(samples.allSatisfy { !$0.isHeld && !$0.isAccuracyAssumed })
@@ -98,7 +98,7 @@ import Testing
     }
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 2)
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 2 to 3"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 2 to 4"])
     let shifts = try store.shifts()
     #expect(shifts.map(\.startedBy) == [.manual, .imported, .manual])
     #expect(shifts.map(\.endedBy) == [.manual, .imported, nil])
@@ -133,7 +133,7 @@ import Testing
   @Test func theMigrationIsReportedForTheLog() throws {
     let file = try TemporaryStoreFile("report")
     let store = try file.open()
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 3"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 4"])
   }
 
   @Test func aDatabaseThatCannotBeCreatedGivesATypedError() throws {
@@ -164,7 +164,7 @@ import Testing
       _ = try store.startShift(at: at(1_700_000_000))
     }
     let store = try file.open()
-    #expect(store.openReport.foundSchemaVersion == 3)
+    #expect(store.openReport.foundSchemaVersion == 4)
     #expect(!store.openReport.wasMigrated)
     #expect(store.openReport.messages.isEmpty)
     #expect(try store.shifts().map(\.id) == [1])
@@ -182,13 +182,13 @@ import Testing
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
     let namesBefore = try file.fileNames()
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 3)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 4)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
     #expect(try file.fileNames() == namesBefore)
-    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 3).description
-    #expect(message.contains("schema version 7, newer than the 3"))
+    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 4).description
+    #expect(message.contains("schema version 7, newer than the 4"))
     #expect(message.contains("left unchanged"))
   }
 
@@ -198,15 +198,15 @@ import Testing
     // A newer DashPilot still running: its version bump sits in the log, not yet in the file.
     let newer = try Database(path: file.path)
     try newer.execute("PRAGMA wal_autocheckpoint = 0")
-    try newer.execute("PRAGMA user_version = 4")
+    try newer.execute("PRAGMA user_version = 5")
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
-    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 3))
+    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 4))
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 4, supported: 3)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 5, supported: 4)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
-    #expect(try newer.scalarInt64("PRAGMA user_version") == 4)
+    #expect(try newer.scalarInt64("PRAGMA user_version") == 5)
   }
 
   @Test func theSchemaAllowsOnlyOneOpenShift() throws {
