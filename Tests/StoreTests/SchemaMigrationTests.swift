@@ -154,7 +154,6 @@ import Testing
     #expect(try store.database.scalarText("PRAGMA journal_mode") == "wal")
     #expect(try store.database.scalarInt64("PRAGMA synchronous") == 2)
     #expect(try store.database.scalarInt64("PRAGMA foreign_keys") == 1)
-    #expect(try store.database.scalarInt64("PRAGMA page_size") == 1024)
   }
 
   @Test func reopeningACurrentFileMigratesNothing() throws {
