@@ -63,13 +63,21 @@ public final class EventLoop {
   /// Handles events until `stop()`.
   public func run() {
     precondition(pthread_equal(owner, pthread_self()) != 0, "the loop runs on the thread that made it")
+    // Kept across rounds: a round is what every report from gpsd pays, so it allocates
+    // nothing it can reuse.
+    var descriptors: [pollfd] = []
     while !stopRequested {
-      var descriptors = [pollfd(fd: mailbox.wakeReadFD, events: Int16(POLLIN), revents: 0)]
+      descriptors.removeAll(keepingCapacity: true)
+      descriptors.append(pollfd(fd: mailbox.wakeReadFD, events: Int16(POLLIN), revents: 0))
       for (fd, watcher) in watchers where watcher.events != 0 {
         descriptors.append(pollfd(fd: fd, events: watcher.events, revents: 0))
       }
       let now = MonotonicClock.now()
-      let nextDeadline = timers.map(\.deadline).min() ?? now + 1
+      var nextDeadline = now + 1
+      if let first = timers.first {
+        nextDeadline = first.deadline
+        for timer in timers.dropFirst() where timer.deadline < nextDeadline { nextDeadline = timer.deadline }
+      }
       let timeout = Int32(max(0, min(1000, ((nextDeadline - now) * 1000).rounded(.up))))
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
       if ready < 0 && errno != EINTR { usleep(10_000) }

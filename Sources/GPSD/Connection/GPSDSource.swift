@@ -15,15 +15,16 @@ public enum GPSDSourceEvent: Sendable, Hashable {
 }
 
 /// Reads gpsd on a thread of its own (libgps blocks, so never on the Swift concurrency pool
-/// nor on the thread that owns the daemon's state), and reports each line at once as
-/// values through `handler`, on that thread: the owner hands them on to its own queue.
+/// nor on the thread that owns the daemon's state), and reports what each read brought at
+/// once as values through `batchHandler`, on that thread, in order: the owner hands each
+/// batch on to its own queue, so a burst of reports costs one hand-off, not one each.
 ///
 /// When gpsd goes away (EOF, reset, refused) it reports `.disconnected`, waits with
 /// `ReconnectBackoff` (1 s doubling to 30 s, jittered), reopens and re-sends WATCH. It
 /// never spins and never gives up; only `stop()` ends it.
 public final class GPSDSource: @unchecked Sendable {
   public let endpoint: GPSDEndpoint
-  private let handler: @Sendable (GPSDSourceEvent) -> Void
+  private let batchHandler: @Sendable ([GPSDSourceEvent]) -> Void
   private let backoffTemplate: ReconnectBackoff
   private let pollInterval: Double
   /// Guards `stopping`, `started` and `activeDescriptor`, the only state shared with
@@ -36,13 +37,26 @@ public final class GPSDSource: @unchecked Sendable {
 
   public init(
     endpoint: GPSDEndpoint = .standard, backoff: ReconnectBackoff = ReconnectBackoff(),
-    pollInterval: Double = 0.5, handler: @escaping @Sendable (GPSDSourceEvent) -> Void
+    pollInterval: Double = 0.5, batchHandler: @escaping @Sendable ([GPSDSourceEvent]) -> Void
   ) {
     self.endpoint = endpoint
     self.backoffTemplate = backoff
     self.pollInterval = pollInterval
-    self.handler = handler
+    self.batchHandler = batchHandler
   }
+
+  /// A source that hands its events over one at a time, for owners with no queue of their
+  /// own to save hand-offs on.
+  public convenience init(
+    endpoint: GPSDEndpoint = .standard, backoff: ReconnectBackoff = ReconnectBackoff(),
+    pollInterval: Double = 0.5, handler: @escaping @Sendable (GPSDSourceEvent) -> Void
+  ) {
+    self.init(endpoint: endpoint, backoff: backoff, pollInterval: pollInterval) { events in
+      for event in events { handler(event) }
+    }
+  }
+
+  private func handler(_ event: GPSDSourceEvent) { batchHandler([event]) }
 
   /// Starts the reading thread; a second call does nothing.
   public func start() {
@@ -109,18 +123,20 @@ public final class GPSDSource: @unchecked Sendable {
     }
     setDescriptor(connection.fileDescriptor)
     handler(.connected(endpoint))
+    var batch: [GPSDSourceEvent] = []
     while !isStopping {
       if let error = connection.waitForData(timeout: pollInterval) { return error }
-      switch connection.readLine() {
-      case let .line(line):
-        guard let report = GPSDJSONDecoder.decode(line) else { continue }
-        backoff.reset()
-        handler(.report(report, arrival: MonotonicClock.now()))
-      case .nothing:
-        continue
-      case let .closed(error):
-        return error
+      // What one read brings arrived together: one arrival time for all of it.
+      let arrival = MonotonicClock.now()
+      let outcome = connection.readLines { line in
+        if let report = GPSDJSONDecoder.decode(utf8: line) { batch.append(.report(report, arrival: arrival)) }
       }
+      if !batch.isEmpty {
+        backoff.reset()
+        batchHandler(batch)
+        batch.removeAll(keepingCapacity: true)
+      }
+      if case let .closed(error) = outcome { return error }
     }
     return .closedByPeer
   }

@@ -114,9 +114,12 @@ public final class RecordingComponent: DaemonComponent {
     let address = configuration.gpsd
     let bound = context.bind(self)
     let mailbox = context.mailbox
-    let source = GPSDSource(endpoint: GPSDEndpoint(host: address.host, port: Int(address.port))) { event in
-      mailbox.post { bound.withValue { $0.handle(event) } }
-    }
+    // One post per read from gpsd, not per report: each post is a wake-up of the loop.
+    let source = GPSDSource(
+      endpoint: GPSDEndpoint(host: address.host, port: Int(address.port)),
+      batchHandler: { events in
+        mailbox.post { bound.withValue { recording in for event in events { recording.handle(event) } } }
+      })
     self.source = source
     source.start()
   }
