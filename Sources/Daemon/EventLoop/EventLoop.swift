@@ -6,9 +6,10 @@ import PlatformSupport
 #endif
 
 /// The daemon's one thread of control. Everything that changes the daemon's state runs
-/// here, one event at a time: a readable socket, a signal, posted work from another
-/// thread, a timer. Nothing here blocks: sockets are non-blocking, and blocking C calls
-/// (libgps reads, HTTP) live on threads of their own that post results back.
+/// here, one event at a time: a readable socket (gpsd's included), a signal, posted work
+/// from another thread, a timer. Nothing here blocks: sockets are read without waiting,
+/// and blocking C calls (libgps's connect, HTTP) live on threads of their own that post
+/// results back.
 public final class EventLoop {
   public let mailbox: LoopMailbox
   let owner: pthread_t
