@@ -1,8 +1,8 @@
 import DashPilotCore
 import FoundationEssentials
 
-/// Turns one line of gpsd's JSON (what `gps_read` hands back in its message buffer, or a
-/// line of `gpspipe -w` output) into a `GPSDReport`. Pure: no I/O, no clock.
+/// Turns one line of gpsd's JSON (as read from the libgps session's socket, or a line of
+/// `gpspipe -w` output) into a `GPSDReport`. Pure: no I/O, no clock.
 ///
 /// libgps's own unpacking is not used for the values because libgps 3.22 drops facts
 /// (a DEVICE with `"activated":0` does not set DEVICE_SET) and leaves stale fields in
