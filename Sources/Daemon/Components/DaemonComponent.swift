@@ -4,7 +4,7 @@ import PlatformSupport
 
 /// A part of the daemon plugged into the event loop: the store, capture, guidance,
 /// routing. Every method is called on the loop thread, so a component may keep plain
-/// mutable state. Blocking work (libgps reads, SQLite writes of a flush, HTTP) runs on a
+/// mutable state. Blocking work (libgps's connect, SQLite writes of a flush, HTTP) runs on a
 /// thread the component owns and posts results back with `context.mailbox.post`.
 public protocol DaemonComponent: AnyObject {
   /// A short name for the journal ("store", "capture").

@@ -6,9 +6,10 @@ import PlatformSupport
 #endif
 
 /// The daemon's one thread of control. Everything that changes the daemon's state runs
-/// here, one event at a time: a readable socket, a signal, posted work from another
-/// thread, a timer. Nothing here blocks: sockets are non-blocking, and blocking C calls
-/// (libgps reads, HTTP) live on threads of their own that post results back.
+/// here, one event at a time: a readable socket (gpsd's included), a signal, posted work
+/// from another thread, a timer. Nothing here blocks: sockets are read without waiting,
+/// and blocking C calls (libgps's connect, HTTP) live on threads of their own that post
+/// results back.
 public final class EventLoop {
   public let mailbox: LoopMailbox
   let owner: pthread_t
@@ -63,13 +64,21 @@ public final class EventLoop {
   /// Handles events until `stop()`.
   public func run() {
     precondition(pthread_equal(owner, pthread_self()) != 0, "the loop runs on the thread that made it")
+    // Kept across rounds: a round is what every report from gpsd pays, so it allocates
+    // nothing it can reuse.
+    var descriptors: [pollfd] = []
     while !stopRequested {
-      var descriptors = [pollfd(fd: mailbox.wakeReadFD, events: Int16(POLLIN), revents: 0)]
+      descriptors.removeAll(keepingCapacity: true)
+      descriptors.append(pollfd(fd: mailbox.wakeReadFD, events: Int16(POLLIN), revents: 0))
       for (fd, watcher) in watchers where watcher.events != 0 {
         descriptors.append(pollfd(fd: fd, events: watcher.events, revents: 0))
       }
       let now = MonotonicClock.now()
-      let nextDeadline = timers.map(\.deadline).min() ?? now + 1
+      var nextDeadline = now + 1
+      if let first = timers.first {
+        nextDeadline = first.deadline
+        for timer in timers.dropFirst() where timer.deadline < nextDeadline { nextDeadline = timer.deadline }
+      }
       let timeout = Int32(max(0, min(1000, ((nextDeadline - now) * 1000).rounded(.up))))
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
       if ready < 0 && errno != EINTR { usleep(10_000) }

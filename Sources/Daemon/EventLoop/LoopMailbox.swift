@@ -34,8 +34,9 @@ public final class LoopMailbox: Sendable {
 
   /// Takes everything queued so far; called on the loop thread.
   func drain() -> [@Sendable () -> Void] {
-    var scratch = [UInt8](repeating: 0, count: 64)
-    while read(wakeReadFD, &scratch, scratch.count) > 0 {}
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { scratch in
+      while read(wakeReadFD, scratch.baseAddress, scratch.count) > 0 {}
+    }
     return queue.withLock { queue in
       let taken = queue
       queue.removeAll(keepingCapacity: true)

@@ -19,27 +19,41 @@ public enum GPSDConnectionError: Error, Sendable, Hashable, CustomStringConverti
   }
 }
 
-/// One libgps connection: libgps provides the socket and the line framing, and hands each
-/// raw JSON line back through `gps_read`'s message buffer, which `GPSDJSONDecoder` turns
-/// into values. Owned by one thread (the source's); not Sendable.
+/// One libgps session: `gps_open` makes the socket and connects, `gps_stream` sends WATCH,
+/// `gps_close` ends it. The lines gpsd then sends are read here from the session's socket
+/// rather than through `gps_read`: gps_read unpacks every line into `gps_data_t` (strtod,
+/// strptime, a debug mask dump, about half the reader's CPU per report) only for
+/// `GPSDJSONDecoder` to read the same line again, and libgps 3.22's unpacking is not used
+/// for the values anyway (see the decoder). libgps keeps no bytes of its own until
+/// gps_read is called, which it never is here, so every byte gpsd sends arrives here, in
+/// order. Owned by one thread (the source's); not Sendable.
 final class GPSDConnection {
   enum ReadOutcome {
-    case line(String)
-    /// No complete line yet.
-    case nothing
+    /// The bytes that arrived were read; complete lines were handed over.
+    case read
     case closed(GPSDConnectionError)
   }
 
   private let data: UnsafeMutablePointer<gps_data_t>
-  private var message: [CChar]
+  /// What arrived and is not yet handed over: at most one incomplete line, after `read`.
+  private var pending: [UInt8] = []
+  private var chunk: [UInt8]
+  /// Bytes of a line too long to be a report, discarded up to its end.
+  private var discarding = false
   private(set) var isOpen = false
 
-  init(messageCapacity: Int = 16_384) {
-    precondition(messageCapacity > 1, "gps_read needs room for a line")
+  /// `maximumLine` is the longest line kept (gpsd's own limit on a report is 10240 bytes;
+  /// a longer one is no report and is dropped, as gps_read's buffer of this size did).
+  init(maximumLine: Int = 16_384, chunkSize: Int = 16_384) {
+    precondition(maximumLine > 1 && chunkSize > 0, "a line needs room")
+    self.maximumLine = maximumLine
     data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
     data.initialize(to: gps_data_t())
-    message = [CChar](repeating: 0, count: messageCapacity)
+    chunk = [UInt8](repeating: 0, count: chunkSize)
+    pending.reserveCapacity(maximumLine)
   }
+
+  private let maximumLine: Int
 
   deinit {
     close()
@@ -53,6 +67,8 @@ final class GPSDConnection {
   func open(_ endpoint: GPSDEndpoint) throws(GPSDConnectionError) {
     close()
     data.pointee = gps_data_t()
+    pending.removeAll(keepingCapacity: true)
+    discarding = false
     errno = 0
     let status = gps_open(endpoint.host, String(endpoint.port), data)
     guard status == 0 else {
@@ -67,38 +83,61 @@ final class GPSDConnection {
     }
   }
 
-  /// Waits up to `timeout` seconds for data. gps_waiting answers false both on timeout
-  /// and on error, so errno is cleared first and looked at after: an error is a lost
-  /// connection, a timeout is just quiet.
+  /// Waits up to `timeout` seconds for data. A timeout or a signal is just quiet; an error
+  /// on the socket shows in the read that follows.
   func waitForData(timeout: Double) -> GPSDConnectionError? {
     guard isOpen else { return .closedByPeer }
-    errno = 0
-    if gps_waiting(data, Int32(max(0, timeout) * 1_000_000)) { return nil }
+    var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+    let ready = poll(&descriptor, 1, Int32(max(0, timeout) * 1_000))
+    if ready >= 0 { return nil }
     let code = errno
-    if code == 0 || code == EINTR || code == EAGAIN { return nil }
+    if code == EINTR || code == EAGAIN { return nil }
     return .readFailed(detail: Self.errorText(code))
   }
 
-  /// Reads one line. `set` is cleared first (libgps 3.22 leaves old bits set otherwise).
-  /// A -1 from gps_read with a line in the buffer is libgps failing to unpack a line we
-  /// decode ourselves (a DEVICE with `"activated":0`), not a lost connection.
-  func readLine() -> ReadOutcome {
+  /// Reads what has arrived without waiting and hands each complete line (without its
+  /// CR LF) to `line`, in order, as a slice valid only during the call. Called when
+  /// `waitForData` said there is data; nothing there yet is not an error.
+  func readLines(_ line: (ArraySlice<UInt8>) -> Void) -> ReadOutcome {
     guard isOpen else { return .closed(.closedByPeer) }
-    data.pointee.set = 0
-    message[0] = 0
-    errno = 0
-    let capacity = Int32(message.count)
-    let status = message.withUnsafeMutableBufferPointer { buffer in
-      gps_read(data, buffer.baseAddress, capacity)
+    let capacity = chunk.count
+    let count = chunk.withUnsafeMutableBytes { buffer in
+      recv(fileDescriptor, buffer.baseAddress, capacity, Int32(MSG_DONTWAIT))
     }
-    let code = errno
-    let line = String(
-      decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if !line.isEmpty { return .line(line) }
-    if status < 0 {
-      return .closed(code == 0 ? .closedByPeer : .readFailed(detail: Self.errorText(code)))
+    if count == 0 { return .closed(.closedByPeer) }
+    if count < 0 {
+      let code = errno
+      if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return .read }
+      return .closed(.readFailed(detail: Self.errorText(code)))
     }
-    return .nothing
+    split(chunk[0..<count], line)
+    return .read
+  }
+
+  private func split(_ bytes: ArraySlice<UInt8>, _ line: (ArraySlice<UInt8>) -> Void) {
+    var start = bytes.startIndex
+    while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if discarding {
+        discarding = false
+      } else if pending.isEmpty {
+        line(Self.trimmed(bytes[start..<newline]))
+      } else {
+        pending.append(contentsOf: bytes[start..<newline])
+        if pending.count <= maximumLine { line(Self.trimmed(pending[...])) }
+        pending.removeAll(keepingCapacity: true)
+      }
+      start = newline + 1
+    }
+    guard !discarding else { return }
+    pending.append(contentsOf: bytes[start...])
+    if pending.count > maximumLine {
+      pending.removeAll(keepingCapacity: true)
+      discarding = true
+    }
+  }
+
+  private static func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    line.last == UInt8(ascii: "\r") ? line.dropLast() : line
   }
 
   /// Unblocks a read in progress on another thread; the owner then sees the connection

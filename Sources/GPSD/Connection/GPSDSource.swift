@@ -15,15 +15,16 @@ public enum GPSDSourceEvent: Sendable, Hashable {
 }
 
 /// Reads gpsd on a thread of its own (libgps blocks, so never on the Swift concurrency pool
-/// nor on the thread that owns the daemon's state), and reports each line at once as
-/// values through `handler`, on that thread: the owner hands them on to its own queue.
+/// nor on the thread that owns the daemon's state), and reports what each read brought at
+/// once as values through `batchHandler`, on that thread, in order: the owner hands each
+/// batch on to its own queue, so a burst of reports costs one hand-off, not one each.
 ///
 /// When gpsd goes away (EOF, reset, refused) it reports `.disconnected`, waits with
 /// `ReconnectBackoff` (1 s doubling to 30 s, jittered), reopens and re-sends WATCH. It
 /// never spins and never gives up; only `stop()` ends it.
 public final class GPSDSource: @unchecked Sendable {
   public let endpoint: GPSDEndpoint
-  private let handler: @Sendable (GPSDSourceEvent) -> Void
+  private let batchHandler: @Sendable ([GPSDSourceEvent]) -> Void
   private let backoffTemplate: ReconnectBackoff
   private let pollInterval: Double
   /// Guards `stopping`, `started` and `activeDescriptor`, the only state shared with
@@ -33,16 +34,86 @@ public final class GPSDSource: @unchecked Sendable {
   private var started = false
   private var finished = false
   private var activeDescriptor: Int32 = -1
+  /// With `socketOpened`: a session's socket is lent to the owner's loop, which reads it
+  /// through `readAvailable()`; the source's thread only connects and waits. The three
+  /// below are guarded by `condition` too.
+  private let socketOpened: (@Sendable (Int32) -> Void)?
+  private var lent = false
+  private var lentEnd: GPSDConnectionError?
+  private var lentReported = false
+  /// The session: touched by the source's thread, or while lent only by `readAvailable`.
+  private let connection = GPSDConnection()
 
   public init(
     endpoint: GPSDEndpoint = .standard, backoff: ReconnectBackoff = ReconnectBackoff(),
-    pollInterval: Double = 0.5, handler: @escaping @Sendable (GPSDSourceEvent) -> Void
+    pollInterval: Double = 0.5, batchHandler: @escaping @Sendable ([GPSDSourceEvent]) -> Void
   ) {
     self.endpoint = endpoint
     self.backoffTemplate = backoff
     self.pollInterval = pollInterval
-    self.handler = handler
+    self.batchHandler = batchHandler
+    socketOpened = nil
   }
+
+  /// A source whose sessions are read on the owner's event loop rather than on a thread
+  /// of their own, which saves a thread's wake-up and a hand-off for each read: at a
+  /// real receiver's pace every report pays them. The source's thread still opens each
+  /// session (a blocking connect), sends WATCH, and closes and reopens it; it calls
+  /// `socketOpened` with the session's socket, which the owner then watches for reading
+  /// (non-blocking) and calls `readAvailable()` on each time it is readable, until that
+  /// says the session ended. `connected`, `disconnected` and `retrying` still come
+  /// through `batchHandler`, from the source's thread. `readAvailable()` and `stop()` must
+  /// be called on one thread, the owner's.
+  public init(
+    endpoint: GPSDEndpoint, backoff: ReconnectBackoff = ReconnectBackoff(),
+    batchHandler: @escaping @Sendable ([GPSDSourceEvent]) -> Void,
+    socketOpened: @escaping @Sendable (Int32) -> Void
+  ) {
+    self.endpoint = endpoint
+    self.backoffTemplate = backoff
+    self.pollInterval = 0.5
+    self.batchHandler = batchHandler
+    self.socketOpened = socketOpened
+  }
+
+  /// Reads what gpsd sent on the lent session's socket without waiting and returns its
+  /// reports in order, all with the arrival time of this read; `open` is false once the
+  /// session has ended (EOF, an error, or `stop()`): stop watching the socket, which the
+  /// source's thread then closes before it reconnects.
+  public func readAvailable() -> (reports: [GPSDSourceEvent], open: Bool) {
+    condition.lock()
+    let reading = lent && lentEnd == nil && !stopping
+    condition.unlock()
+    guard reading else { return ([], false) }
+    var reports: [GPSDSourceEvent] = []
+    let arrival = MonotonicClock.now()
+    let outcome = connection.readLines { line in
+      if let report = GPSDJSONDecoder.decode(utf8: line) { reports.append(.report(report, arrival: arrival)) }
+    }
+    guard case let .closed(error) = outcome else {
+      if !reports.isEmpty && !lentReported { condition.withLock { lentReported = true } }
+      return (reports, true)
+    }
+    condition.lock()
+    if !reports.isEmpty { lentReported = true }
+    lentEnd = error
+    condition.broadcast()
+    condition.unlock()
+    return (reports, false)
+  }
+
+  /// A source that hands its events over one at a time, for owners with no queue of their
+  /// own to save hand-offs on.
+  public convenience init(
+    endpoint: GPSDEndpoint = .standard, backoff: ReconnectBackoff = ReconnectBackoff(),
+    pollInterval: Double = 0.5, handler: @escaping @Sendable (GPSDSourceEvent) -> Void
+  ) {
+    self.init(endpoint: endpoint, backoff: backoff, pollInterval: pollInterval) { events in
+      for event in events { handler(event) }
+    }
+  }
+
+  private func handler(_ event: GPSDSourceEvent) { batchHandler([event]) }
 
   /// Starts the reading thread; a second call does nothing.
   public func start() {
@@ -81,7 +152,6 @@ public final class GPSDSource: @unchecked Sendable {
   private func run() {
     var backoff = backoffTemplate
     var random = SystemRandomNumberGenerator()
-    let connection = GPSDConnection()
     while !isStopping {
       let reason = session(on: connection, backoff: &backoff)
       connection.close()
@@ -109,20 +179,43 @@ public final class GPSDSource: @unchecked Sendable {
     }
     setDescriptor(connection.fileDescriptor)
     handler(.connected(endpoint))
+    if let socketOpened { return lendSession(socketOpened, backoff: &backoff) }
+    var batch: [GPSDSourceEvent] = []
     while !isStopping {
       if let error = connection.waitForData(timeout: pollInterval) { return error }
-      switch connection.readLine() {
-      case let .line(line):
-        guard let report = GPSDJSONDecoder.decode(line) else { continue }
-        backoff.reset()
-        handler(.report(report, arrival: MonotonicClock.now()))
-      case .nothing:
-        continue
-      case let .closed(error):
-        return error
+      // What one read brings arrived together: one arrival time for all of it.
+      let arrival = MonotonicClock.now()
+      let outcome = connection.readLines { line in
+        if let report = GPSDJSONDecoder.decode(utf8: line) { batch.append(.report(report, arrival: arrival)) }
       }
+      if !batch.isEmpty {
+        backoff.reset()
+        batchHandler(batch)
+        batch.removeAll(keepingCapacity: true)
+      }
+      if case let .closed(error) = outcome { return error }
     }
     return .closedByPeer
+  }
+
+  /// Lends the open session to the owner's loop and waits until it has ended there.
+  private func lendSession(_ socketOpened: @Sendable (Int32) -> Void, backoff: inout ReconnectBackoff)
+    -> GPSDConnectionError
+  {
+    condition.withLock {
+      lent = true
+      lentEnd = nil
+      lentReported = false
+    }
+    socketOpened(connection.fileDescriptor)
+    condition.lock()
+    while !stopping && lentEnd == nil { condition.wait() }
+    lent = false
+    let end = lentEnd ?? .closedByPeer
+    let reported = lentReported
+    condition.unlock()
+    if reported { backoff.reset() }
+    return end
   }
 
   private func setDescriptor(_ descriptor: Int32) {

@@ -1,8 +1,8 @@
 import DashPilotCore
 import FoundationEssentials
 
-/// Turns one line of gpsd's JSON (what `gps_read` hands back in its message buffer, or a
-/// line of `gpspipe -w` output) into a `GPSDReport`. Pure: no I/O, no clock.
+/// Turns one line of gpsd's JSON (as read from the libgps session's socket, or a line of
+/// `gpspipe -w` output) into a `GPSDReport`. Pure: no I/O, no clock.
 ///
 /// libgps's own unpacking is not used for the values because libgps 3.22 drops facts
 /// (a DEVICE with `"activated":0` does not set DEVICE_SET) and leaves stale fields in
@@ -11,8 +11,13 @@ public enum GPSDJSONDecoder {
   /// The report on `line`, or nil when the line is not a JSON object with a `class`
   /// (a `#` comment, an NMEA sentence interleaved in a log, a truncated line).
   public static func decode(_ line: some StringProtocol) -> GPSDReport? {
-    let trimmed = line.drop { $0 == " " || $0 == "\t" }
-    guard trimmed.first == "{" else { return nil }
+    decode(utf8: Array(line.utf8)[...])
+  }
+
+  /// The same for a line's UTF-8 bytes, as the live source reads them from gpsd's socket.
+  public static func decode(utf8 line: ArraySlice<UInt8>) -> GPSDReport? {
+    let trimmed = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    guard trimmed.first == UInt8(ascii: "{") else { return nil }
     guard let fields = GPSDJSONFields(line: trimmed), let className = fields.className
     else { return nil }
     return decode(fields, className: className)

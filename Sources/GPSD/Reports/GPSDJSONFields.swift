@@ -26,9 +26,9 @@ struct GPSDJSONFields {
   var protoMinor: Double?
   var message: String?
 
-  /// The fields of `line`, nil unless the whole line is one valid JSON object.
-  init?(line: some StringProtocol) {
-    var scanner = GPSDJSONScanner(Array(line.utf8))
+  /// The fields of `line` (UTF-8), nil unless the whole line is one valid JSON object.
+  init?(line: ArraySlice<UInt8>) {
+    var scanner = GPSDJSONScanner(line)
     var fields = GPSDJSONFields()
     guard scanner.scanObject(with: { key, value in fields.take(key, value) }) else { return nil }
     self = fields
@@ -36,27 +36,95 @@ struct GPSDJSONFields {
 
   private init() {}
 
-  private mutating func take(_ key: String, _ value: GPSDJSONScanner.Value) {
-    switch (key, value) {
-    case ("class", .text(let text)): className = text
-    case ("mode", .number(let number)): mode = number
-    case ("time", .text(let text)): time = text
-    case ("lat", .number(let number)): lat = number
-    case ("lon", .number(let number)): lon = number
-    case ("eph", .number(let number)): eph = number
-    case ("epx", .number(let number)): epx = number
-    case ("epy", .number(let number)): epy = number
-    case ("speed", .number(let number)): speed = number
-    case ("track", .number(let number)): track = number
-    case ("device", .text(let text)): device = text
-    case ("path", .text(let text)): path = text
-    case ("activated", .text(let text)): activated = !text.isEmpty
-    case ("activated", .number(let number)): activated = number != 0
-    case ("release", .text(let text)): release = text
-    case ("proto_major", .number(let number)): protoMajor = number
-    case ("proto_minor", .number(let number)): protoMinor = number
-    case ("message", .text(let text)): message = text
+  private mutating func take(_ key: ArraySlice<UInt8>, _ value: GPSDJSONScanner.Value) {
+    guard let member = Member(key) else { return }
+    switch (member, value) {
+    case (.class, .text(let text)): className = Self.string(text)
+    case (.mode, .number(let number)): mode = GPSDJSONScanner.double(number)
+    case (.time, .text(let text)): time = Self.string(text)
+    case (.lat, .number(let number)): lat = GPSDJSONScanner.double(number)
+    case (.lon, .number(let number)): lon = GPSDJSONScanner.double(number)
+    case (.eph, .number(let number)): eph = GPSDJSONScanner.double(number)
+    case (.epx, .number(let number)): epx = GPSDJSONScanner.double(number)
+    case (.epy, .number(let number)): epy = GPSDJSONScanner.double(number)
+    case (.speed, .number(let number)): speed = GPSDJSONScanner.double(number)
+    case (.track, .number(let number)): track = GPSDJSONScanner.double(number)
+    case (.device, .text(let text)): device = Self.string(text)
+    case (.path, .text(let text)): path = Self.string(text)
+    case (.activated, .text(let text)): activated = !text.isEmpty
+    case (.activated, .number(let number)): activated = GPSDJSONScanner.double(number).map { $0 != 0 }
+    case (.release, .text(let text)): release = Self.string(text)
+    case (.protoMajor, .number(let number)): protoMajor = GPSDJSONScanner.double(number)
+    case (.protoMinor, .number(let number)): protoMinor = GPSDJSONScanner.double(number)
+    case (.message, .text(let text)): message = Self.string(text)
     default: break
+    }
+  }
+
+  private static func string(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+  /// The members read, found by the key's bytes (a key is compared only with those of its
+  /// length), so no String is made of the keys of the many members nobody reads.
+  private enum Member {
+    case `class`, mode, time, lat, lon, eph, epx, epy, speed, track, device, path, activated, release
+    case protoMajor, protoMinor, message
+
+    init?(_ key: ArraySlice<UInt8>) {
+      func isKey(_ name: StaticString) -> Bool {
+        name.withUTF8Buffer { key.elementsEqual($0) }
+      }
+      switch key.count {
+      case 3:
+        if isKey("lat") {
+          self = .lat
+        } else if isKey("lon") {
+          self = .lon
+        } else if isKey("eph") {
+          self = .eph
+        } else if isKey("epx") {
+          self = .epx
+        } else if isKey("epy") {
+          self = .epy
+        } else {
+          return nil
+        }
+      case 4:
+        if isKey("mode") {
+          self = .mode
+        } else if isKey("time") {
+          self = .time
+        } else if isKey("path") {
+          self = .path
+        } else {
+          return nil
+        }
+      case 5:
+        if isKey("class") {
+          self = .class
+        } else if isKey("speed") {
+          self = .speed
+        } else if isKey("track") {
+          self = .track
+        } else {
+          return nil
+        }
+      case 6:
+        if isKey("device") { self = .device } else { return nil }
+      case 7:
+        if isKey("release") { self = .release } else if isKey("message") { self = .message } else { return nil }
+      case 9:
+        if isKey("activated") { self = .activated } else { return nil }
+      case 11:
+        if isKey("proto_major") {
+          self = .protoMajor
+        } else if isKey("proto_minor") {
+          self = .protoMinor
+        } else {
+          return nil
+        }
+      default:
+        return nil
+      }
     }
   }
 }

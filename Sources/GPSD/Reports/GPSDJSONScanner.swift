@@ -2,12 +2,17 @@
 /// and scalar value to the caller and skipping nested arrays and objects after checking
 /// them. It never traps on any input: every index is bounds-checked, nesting is limited,
 /// and anything malformed makes the whole object fail.
+///
+/// Keys, strings and numbers are handed over as the line's own bytes (a string with
+/// escapes: its decoded bytes) and converted only when the caller wants the member: most
+/// members of most reports (a SKY's satellites, a TPV's altitudes) are never read, and
+/// making a String or a Double of each cost more than the rest of the scan.
 struct GPSDJSONScanner {
   enum Value {
-    case text(String)
-    /// A JSON number as Double; one beyond Double's range reads as ±infinity, which the
-    /// decoder then treats as absent.
-    case number(Double)
+    /// A string's UTF-8 bytes, escapes resolved.
+    case text(ArraySlice<UInt8>)
+    /// A number's text, already checked against JSON's grammar; `double(_:)` reads it.
+    case number(ArraySlice<UInt8>)
     case boolean(Bool)
     case null
     /// An array or object, checked and skipped.
@@ -17,21 +22,26 @@ struct GPSDJSONScanner {
   /// Deeper nesting than gpsd ever writes is refused rather than followed.
   static let maximumDepth = 32
 
-  private let bytes: [UInt8]
-  private var index = 0
+  private let bytes: ArraySlice<UInt8>
+  private var index: Int
+  private let end: Int
 
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
+  init(_ bytes: ArraySlice<UInt8>) {
+    self.bytes = bytes
+    index = bytes.startIndex
+    end = bytes.endIndex
+  }
 
   /// Reads the whole input as one object; false if it is anything else (trailing text
   /// included).
-  mutating func scanObject(with member: (String, Value) -> Void) -> Bool {
+  mutating func scanObject(with member: (ArraySlice<UInt8>, Value) -> Void) -> Bool {
     skipWhitespace()
     guard scanMembers(depth: 0, member: member) else { return false }
     skipWhitespace()
-    return index == bytes.count
+    return index == end
   }
 
-  private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+  private var current: UInt8? { index < end ? bytes[index] : nil }
 
   private mutating func skipWhitespace() {
     while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
@@ -44,7 +54,7 @@ struct GPSDJSONScanner {
   }
 
   /// `{ "key": value, ... }`, reporting each member to `member`.
-  private mutating func scanMembers(depth: Int, member: (String, Value) -> Void) -> Bool {
+  private mutating func scanMembers(depth: Int, member: (ArraySlice<UInt8>, Value) -> Void) -> Bool {
     guard depth < Self.maximumDepth, consume(UInt8(ascii: "{")) else { return false }
     skipWhitespace()
     if consume(UInt8(ascii: "}")) { return true }
@@ -89,7 +99,7 @@ struct GPSDJSONScanner {
 
   private mutating func scanLiteral(_ word: StaticString) -> Bool {
     let count = word.utf8CodeUnitCount
-    guard index + count <= bytes.count else { return false }
+    guard index + count <= end else { return false }
     for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
     index += count
     return true
@@ -97,7 +107,7 @@ struct GPSDJSONScanner {
 
   /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, exactly JSON's grammar (so
   /// no NaN, Infinity, hex or leading plus, which Double's own parser would accept).
-  private mutating func scanNumber() -> Double? {
+  private mutating func scanNumber() -> ArraySlice<UInt8>? {
     let start = index
     _ = consume(UInt8(ascii: "-"))
     guard let first = current, isDigit(first) else { return nil }
@@ -113,7 +123,50 @@ struct GPSDJSONScanner {
       guard let digit = current, isDigit(digit) else { return nil }
       skipDigits()
     }
-    return Double(String(decoding: bytes[start..<index], as: UTF8.self))
+    return bytes[start..<index]
+  }
+
+  /// The value of a number `scanNumber` accepted; one beyond Double's range reads as
+  /// ±infinity, which the decoder then treats as absent. The digits of what gpsd writes
+  /// (at most 17 significant, a power of ten within 22) are exact in a Double, so one
+  /// multiplication or division gives the correctly rounded value, the one strtod gives;
+  /// anything else goes to the standard library's parser.
+  static func double(_ text: ArraySlice<UInt8>) -> Double? {
+    var index = text.startIndex
+    let negative = index < text.endIndex && text[index] == UInt8(ascii: "-")
+    if negative { index += 1 }
+    var mantissa: UInt64 = 0
+    var exponent = 0
+    var exact = true
+    var inFraction = false
+    while index < text.endIndex {
+      let byte = text[index]
+      if byte == UInt8(ascii: ".") {
+        inFraction = true
+      } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+        guard mantissa < 100_000_000_000_000_000 else {
+          exact = false
+          break
+        }
+        mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+        if inFraction { exponent -= 1 }
+      } else {
+        exact = false  // an exponent
+        break
+      }
+      index += 1
+    }
+    if exact, mantissa <= 1 << 53, (-22...22).contains(exponent) {
+      let magnitude =
+        exponent < 0 ? Double(mantissa) / powersOfTen[-exponent] : Double(mantissa) * powersOfTen[exponent]
+      return negative ? -magnitude : magnitude
+    }
+    return Double(String(decoding: text, as: UTF8.self))
+  }
+
+  /// 1e0 ... 1e22, each exact in a Double.
+  private static let powersOfTen: [Double] = (0...22).map { power in
+    (0..<power).reduce(1.0) { value, _ in value * 10 }
   }
 
   private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
@@ -122,18 +175,19 @@ struct GPSDJSONScanner {
     while let byte = current, isDigit(byte) { index += 1 }
   }
 
-  /// A string with JSON's escapes; raw control characters and bad escapes fail.
-  private mutating func scanString() -> String? {
+  /// A string with JSON's escapes, as UTF-8 bytes; raw control characters and bad escapes
+  /// fail.
+  private mutating func scanString() -> ArraySlice<UInt8>? {
     guard consume(UInt8(ascii: "\"")) else { return nil }
     let start = index
-    // The common case, no escapes: one slice, decoded once.
+    // The common case, no escapes: the line's own bytes.
     while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
-    if consume(UInt8(ascii: "\"")) { return String(decoding: bytes[start..<(index - 1)], as: UTF8.self) }
+    if consume(UInt8(ascii: "\"")) { return bytes[start..<(index - 1)] }
     var text = Array(bytes[start..<index])
     while let byte = current {
       index += 1
       switch byte {
-      case UInt8(ascii: "\""): return String(decoding: text, as: UTF8.self)
+      case UInt8(ascii: "\""): return text[...]
       case UInt8(ascii: "\\"):
         guard let escaped = current else { return nil }
         index += 1
@@ -174,7 +228,7 @@ struct GPSDJSONScanner {
   }
 
   private mutating func scanHexQuad() -> UInt32? {
-    guard index + 4 <= bytes.count else { return nil }
+    guard index + 4 <= end else { return nil }
     var value: UInt32 = 0
     for _ in 0..<4 {
       let byte = bytes[index]
