@@ -28,11 +28,12 @@ let package = Package(
 
     // Adapters at the edge; each target lists exactly the modules it imports.
     // Threads, a condition, the command-line cursor and text helpers over Glibc, so that the
-    // daemon's modules import only FoundationEssentials and the daemon never links
-    // Foundation, CoreFoundation or ICU.
+    // daemon's own modules import only FoundationEssentials (Foundation comes in with
+    // RouteFiles alone, for a route sent inline).
     .target(name: "PlatformSupport"),
     // Route files (GPX, GeoJSON), read and written with Foundation and FoundationXML: by
-    // the client only, so the daemon never links an XML parser.
+    // the client, and read by the daemon for a route a fleet command sends inline, so the
+    // two judge a route's text with one reader (issue 15).
     .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
@@ -45,7 +46,7 @@ let package = Package(
       name: "Daemon",
       dependencies: [
         "CInih", "CSystemd", "Capture", "ControlProtocol", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport",
-        "Routing", "Store", "Uplink",
+        "RouteFiles", "Routing", "Store", "Uplink",
       ]),
     .target(
       name: "DashPilotCLI",

@@ -83,7 +83,18 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     }
     let now = context.clock.now()
     switch request.arguments {
-    case .routeLoad(let arguments): perform(policy.load(arguments, now: now), replyingTo: responder)
+    case .routeLoad(var arguments):
+      if let inline = arguments.inline {
+        switch InlineRouteReader.coordinates(of: inline) {
+        case .success(let coordinates):
+          arguments.coordinates = coordinates
+          arguments.inline = nil
+        case .failure(let error):
+          responder.fail(error)
+          return
+        }
+      }
+      perform(policy.load(arguments, now: now), replyingTo: responder)
     case .navigate(let arguments): perform(policy.navigate(arguments, now: now), replyingTo: responder)
     default:
       guard request.command == .routeClear else {
