@@ -97,6 +97,37 @@ struct InlineRouteCommandTests {
     #expect((status["result"] as? [String: Any])?["guidance"] is NSNull)
   }
 
+  /// The lines of docs/uplink-messages.md's examples that mention `id`.
+  static func pageLines(mentioning id: String) throws -> [String] {
+    let page = try String(
+      contentsOf: TestPaths.repositoryRoot.appendingPathComponent("docs/uplink-messages.md"), encoding: .utf8)
+    return page.split(separator: "\n").map(String.init).filter { $0.contains(#""id":"\#(id)""#) }
+  }
+
+  static func object(_ line: String) throws -> NSDictionary {
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary)
+  }
+
+  @Test("the page's inline routes, sent to a real daemon, get the page's answers, and the route the coordinates give")
+  func thePagesExamples() throws {
+    let rig = try Rig()
+    defer { rig.daemon.stop() }
+    #expect(rig.daemon.waitUntilReady())
+    let coordinates = try #require(try Self.pageLines(mentioning: "office-route-3").first)
+    let fromCoordinates = try rig.ask(coordinates)
+    for id in ["office-route-4", "office-route-5", "office-route-6"] {
+      let lines = try Self.pageLines(mentioning: id)
+      let command = try #require(lines.first { $0.hasPrefix(#"{"v":1,"id":"#) }, "\(id)")
+      let answer = try rig.ask(command) as NSDictionary
+      if let shown = lines.first(where: { !$0.hasPrefix(#"{"v":1,"id":"#) }) {
+        #expect(answer == (try Self.object(shown)), "\(id): \(answer)")
+      }
+      if id != "office-route-6" {
+        #expect(answer["result"] as? NSDictionary == fromCoordinates["result"] as? NSDictionary, "\(id)")
+      }
+    }
+  }
+
   @Test("the text of a route file cannot follow coordinates sent in parts")
   func notAfterParts() throws {
     let rig = try Rig()
