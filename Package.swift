@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .executable(name: "dashpilotd", targets: ["dashpilotd"]),
     .executable(name: "dashpilotctl", targets: ["dashpilotctl"]),
+    .executable(name: "dashpilot-route-reader", targets: ["dashpilot-route-reader"]),
   ],
   targets: [
     // C libraries from Debian, each a module map over a one-line shim header.
@@ -28,12 +29,12 @@ let package = Package(
 
     // Adapters at the edge; each target lists exactly the modules it imports.
     // Threads, a condition, the command-line cursor and text helpers over Glibc, so that the
-    // daemon's own modules import only FoundationEssentials (Foundation comes in with
-    // RouteFiles alone, for a route sent inline).
+    // daemon's modules import only FoundationEssentials and the daemon never links
+    // Foundation, CoreFoundation or ICU.
     .target(name: "PlatformSupport"),
     // Route files (GPX, GeoJSON), read and written with Foundation and FoundationXML: by
-    // the client, and read by the daemon for a route a fleet command sends inline, so the
-    // two judge a route's text with one reader (issue 15).
+    // the client, and by dashpilot-route-reader, never by the daemon, so the daemon never
+    // links an XML parser.
     .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
@@ -46,7 +47,7 @@ let package = Package(
       name: "Daemon",
       dependencies: [
         "CInih", "CSystemd", "Capture", "ControlProtocol", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport",
-        "RouteFiles", "Routing", "Store", "Uplink",
+        "Routing", "Store", "Uplink",
       ]),
     .target(
       name: "DashPilotCLI",
@@ -55,6 +56,10 @@ let package = Package(
     // Thin mains.
     .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
     .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
+    // The route a fleet command sends inline (`route.load` with `args.gpx`), read by the
+    // CLI's reader in a process of its own: dashpilotd runs it as a child, so the daemon
+    // judges the text with the CLI's words without mapping Foundation, ICU or libxml2.
+    .executableTarget(name: "dashpilot-route-reader", dependencies: ["DashPilotCore", "RouteFiles"]),
     // The store's crash test runs this as a child process and kills it mid-write.
     .executableTarget(name: "dashpilot-store-child", dependencies: ["DashPilotCore", "Store", "TestSupport"]),
     // The reliability power-cut test runs this as a child: a gpsd log captured in real

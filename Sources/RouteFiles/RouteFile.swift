@@ -1,7 +1,8 @@
-// RouteFiles uses Foundation and FoundationXML. It is linked by dashpilotctl, which reads
-// route and track files, and by the daemon, which reads the route a fleet command carries
-// inline (`route.load` with `args.gpx` or `args.geojson`) with this same reader, so both
-// refuse the same text with the same words (see Package.swift).
+// RouteFiles uses Foundation and FoundationXML. It is linked only by dashpilotctl,
+// dashpilot-route-reader and the tests, never by the daemon: the daemon receives routes and
+// tracks already read, and runs dashpilot-route-reader as a child for a route a fleet
+// command carries inline (`route.load` with `args.gpx`), so it never loads an XML parser
+// and still refuses a text with the CLI's words (see Package.swift).
 import DashPilotCore
 import Foundation
 
