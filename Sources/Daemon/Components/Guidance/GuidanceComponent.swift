@@ -15,8 +15,8 @@ import Routing
 /// component's own, one at a time, so requests never overlap; each answer comes back to the
 /// loop with the tag the policy gave its request. A route sent as a file's text is read by a
 /// child process (`InlineRouteReader`) run from a second worker, so a slow routing request
-/// never holds it up; its `route.load` is answered when the reading lands. Retries are driven by `tick(now:)`, on the
-/// daemon's monotonic clock (see `RerouteTimeBase`).
+/// never holds it up; its `route.load` is answered when the reading lands. Retries are
+/// driven by `tick(now:)`, on the daemon's monotonic clock (see `RerouteTimeBase`).
 public final class GuidanceComponent: DaemonComponent, FixObserver {
   public let name = "guidance"
   public let commands: Set<ControlCommand> = [.routeLoad, .routeClear, .navigate]
