@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .executable(name: "dashpilotd", targets: ["dashpilotd"]),
     .executable(name: "dashpilotctl", targets: ["dashpilotctl"]),
+    .executable(name: "dashpilot-route-reader", targets: ["dashpilot-route-reader"]),
   ],
   targets: [
     // C libraries from Debian, each a module map over a one-line shim header.
@@ -34,7 +35,8 @@ let package = Package(
     // Foundation, CoreFoundation or ICU.
     .target(name: "PlatformSupport"),
     // Route files (GPX, GeoJSON), read and written with Foundation and FoundationXML: by
-    // the client only, so the daemon never links an XML parser.
+    // the client, and by dashpilot-route-reader, never by the daemon, so the daemon never
+    // links an XML parser.
     .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
@@ -58,6 +60,10 @@ let package = Package(
     // Thin mains.
     .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
     .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
+    // The route a fleet command sends inline (`route.load` with `args.gpx`), read by the
+    // CLI's reader in a process of its own: dashpilotd runs it as a child, so the daemon
+    // judges the text with the CLI's words without mapping Foundation, ICU or libxml2.
+    .executableTarget(name: "dashpilot-route-reader", dependencies: ["DashPilotCore", "RouteFiles"]),
     // The store's crash test runs this as a child process and kills it mid-write.
     .executableTarget(name: "dashpilot-store-child", dependencies: ["DashPilotCore", "Store", "TestSupport"]),
     // The reliability power-cut test runs this as a child: a gpsd log captured in real

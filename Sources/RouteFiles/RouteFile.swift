@@ -1,6 +1,8 @@
-// RouteFiles uses Foundation and FoundationXML. It is linked only by dashpilotctl and the
-// tests, never by the daemon: the daemon receives routes and tracks already read, so it
-// never loads an XML parser (see Package.swift).
+// RouteFiles uses Foundation and FoundationXML. It is linked only by dashpilotctl,
+// dashpilot-route-reader and the tests, never by the daemon: the daemon receives routes and
+// tracks already read, and runs dashpilot-route-reader as a child for a route a fleet
+// command carries inline (`route.load` with `args.gpx`), so it never loads an XML parser
+// and still refuses a text with the CLI's words (see Package.swift).
 import DashPilotCore
 import Foundation
 
@@ -39,9 +41,18 @@ public enum RouteFile {
   /// A route to follow from a GPX or GeoJSON file.
   public static func readRoute(atPath path: String) throws(RouteFileError) -> [GeoCoordinate] {
     let (data, format) = try load(path)
+    return try readRoute(data, format: format, source: path)
+  }
+
+  /// A route to follow from the text of a route file that came without a file (a fleet
+  /// command's `args.gpx`): read exactly as a file of that format is, its errors naming
+  /// `source` where they would name the file.
+  public static func readRoute(_ data: Data, format: RouteFileFormat, source: String) throws(RouteFileError)
+    -> [GeoCoordinate]
+  {
     switch format {
-    case .gpx: return try GPXReader.route(from: data, file: path)
-    case .geojson: return try GeoJSONReader.route(from: data, file: path)
+    case .gpx: return try GPXReader.route(from: data, file: source)
+    case .geojson: return try GeoJSONReader.route(from: data, file: source)
     }
   }
 

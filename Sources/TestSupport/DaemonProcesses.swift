@@ -140,7 +140,10 @@ public final class DaemonUnderTest: @unchecked Sendable {
   public let logPath: String
 
   /// Starts the daemon; `config` is written to a file and passed with --config.
-  public init(config: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+  /// `executable` runs another copy of `dashpilotd` (one with other programs beside it).
+  public init(
+    config: String? = nil, arguments: [String] = [], environment: [String: String] = [:], executable: URL? = nil
+  ) throws {
     directory = try TestPaths.temporaryDirectory("dashpilotd")
     chmod(directory.path, 0o755)
     socketPath = directory.appendingPathComponent("control.sock").path
@@ -156,7 +159,7 @@ public final class DaemonUnderTest: @unchecked Sendable {
     } else {
       configPath = nil
     }
-    process.executableURL = try DaemonBinaries.url("dashpilotd")
+    process.executableURL = try executable ?? DaemonBinaries.url("dashpilotd")
     process.arguments = allArguments + arguments
     var processEnvironment = ProcessInfo.processInfo.environment
     for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "INVOCATION_ID", "LISTEN_FDS"] {

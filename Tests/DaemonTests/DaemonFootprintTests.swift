@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// What the running daemon maps, read from /proc/PID/maps of the real process: its modules
-/// import only FoundationEssentials, so Foundation, CoreFoundation and ICU are never
-/// loaded, and libcurl (with its TLS and Kerberos libraries) is loaded on the first
+/// import only FoundationEssentials, so Foundation, CoreFoundation, ICU and libxml2 are never
+/// loaded (a route sent inline is read by `dashpilot-route-reader`, a child), and libcurl (with its TLS and Kerberos libraries) is loaded on the first
 /// routing request only. Together these are most of the distance to the 20 MB goal
 /// (`make bench`: daemon_rss_*).
 struct DaemonFootprintTests {
@@ -25,10 +25,18 @@ struct DaemonFootprintTests {
     let daemon = try DaemonUnderTest()
     defer { daemon.stop() }
     try daemon.waitUntilReady(timeout: 30)
+    // Even once it has read a route sent as GPX text: its child did the reading.
+    let client = try RawSocketClient(path: daemon.socketPath)
+    let gpx = #"<gpx version=\"1.1\"><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"1.01\" lon=\"2\"/></rte></gpx>"#
+    let loaded = try #require(client.ask(#"{"v":1,"id":1,"cmd":"route.load","args":{"gpx":"\#(gpx)"}}"#))
+    #expect((loaded["result"] as? [String: Any])?["points"] as? Int == 2, "\(loaded)")
     let files = try Self.mappedFiles(of: daemon.pid)
     let unwanted = files.filter { name in
-      ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libcurl", "libgnutls"]
-        .contains { name.hasPrefix($0) }
+      [
+        "libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libFoundationXML.so",
+        "libxml2", "libcurl", "libgnutls",
+      ]
+      .contains { name.hasPrefix($0) }
     }
     #expect(unwanted == [])
     // The same reading sees what the daemon does link, so an empty answer is not a blind one.

@@ -56,6 +56,9 @@ struct UplinkMessagesPageTests {
     #"{"v":1,"id":"office-route-3","cmd":"route.load","args":{"name":"north loop","coordinates":[{"lat":37.5,"lon":127.0},{"lat":37.5017986,"lon":127.0}]}}"#,
     #"{"v":1,"id":"office-end-7","cmd":"shift.end","expires_at":"2023-11-14T23:00:00Z"}"#,
     #"{"v":1,"id":"office-status-9","cmd":"status"}"#,
+    #"{"v":1,"id":"office-route-4","cmd":"route.load","args":{"name":"north loop","gpx":"<gpx version=\"1.1\"><rte><rtept lat=\"37.5\" lon=\"127.0\"/><rtept lat=\"37.5017986\" lon=\"127.0\"/></rte></gpx>"}}"#,
+    #"{"v":1,"id":"office-route-5","cmd":"route.load","args":{"name":"north loop","geojson":{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[127.0,37.5],[127.0,37.5017986]]}}}}"#,
+    #"{"v":1,"id":"office-route-6","cmd":"route.load","args":{"gpx":"<gpx"}}"#,
   ]
 
   /// The payloads the page shows the box writing, built from the same inputs as its examples.
@@ -135,6 +138,13 @@ struct UplinkMessagesPageTests {
       throw PageFailure("the eleventh command in a second was not refused")
     }
     payloads.append(text(CommandReply(id: busyID, answer: .failure(busy)).payload))
+    // The inline routes' answers, as the daemon gives them (InlineRouteCommandTests sends
+    // the page's commands to a real daemon and checks these).
+    let inline = RouteResult(
+      name: "north loop", mode: .driving, points: 2, lengthMetres: 199.99547130774383, source: "file")
+    payloads.append(text(CommandReply(id: "office-route-4", answer: .success(inline)).payload))
+    let unreadable = ControlError(.badArguments, "route.load: args.gpx: is not XML (the document ends inside <gpx>)")
+    payloads.append(text(CommandReply(id: "office-route-6", answer: .failure(unreadable)).payload))
     return payloads
   }
 
@@ -146,7 +156,7 @@ struct UplinkMessagesPageTests {
   func writtenPayloadsAreThePagesExamples() throws {
     let shown = try Self.examples().filter { !Self.isCommand($0) }
     let written = try Self.written()
-    #expect(written.count == 15)
+    #expect(written.count == 17)
     for payload in written where !shown.contains(payload) { Issue.record("not on the page: \(payload)") }
     for line in shown where !written.contains(line) { Issue.record("on the page, not written: \(line)") }
   }

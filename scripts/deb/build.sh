@@ -43,6 +43,7 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(dpkg-parsechangelog -l scripts/d
 echo "building dashpilotd and dashpilotctl $version (release, static Swift runtime) for $arch"
 $SWIFT build -c release --static-swift-stdlib --product dashpilotd
 $SWIFT build -c release --static-swift-stdlib --product dashpilotctl
+$SWIFT build -c release --static-swift-stdlib --product dashpilot-route-reader
 bin=$($SWIFT build -c release --static-swift-stdlib --show-bin-path)
 # The version the daemon reports is the one being packaged.
 reported=$("$bin/dashpilotd" --version)
@@ -59,7 +60,10 @@ mkdir -p "$root/DEBIAN" "$stage/src/debian/curl-stub"
 # Stripped as dh_strip strips executables.
 install -D -m 0755 "$bin/dashpilotd" "$root/usr/sbin/dashpilotd"
 install -D -m 0755 "$bin/dashpilotctl" "$root/usr/bin/dashpilotctl"
-strip --remove-section=.comment --remove-section=.note "$root/usr/sbin/dashpilotd" "$root/usr/bin/dashpilotctl"
+# Not a command of its own: dashpilotd runs it (found at ../libexec/dashpilot from /usr/sbin).
+reader=$root/usr/libexec/dashpilot/dashpilot-route-reader
+install -D -m 0755 "$bin/dashpilot-route-reader" "$reader"
+strip --remove-section=.comment --remove-section=.note "$root/usr/sbin/dashpilotd" "$root/usr/bin/dashpilotctl" "$reader"
 install -d -m 0755 "$root/usr/lib/systemd/system"
 sed 's|^ExecStart=/usr/local/bin/dashpilotd|ExecStart=/usr/sbin/dashpilotd|' systemd/dashpilotd.service \
   >"$root/usr/lib/systemd/system/dashpilotd.service"
@@ -109,7 +113,8 @@ cp scripts/deb/control "$stage/src/debian/control"
 cp scripts/deb/changelog "$stage/src/debian/changelog"
 (
   cd "$stage/src"
-  dpkg-shlibdeps -Tdebian/substvars debian/dashpilot/usr/sbin/dashpilotd debian/dashpilot/usr/bin/dashpilotctl
+  dpkg-shlibdeps -Tdebian/substvars debian/dashpilot/usr/sbin/dashpilotd debian/dashpilot/usr/bin/dashpilotctl \
+    debian/dashpilot/usr/libexec/dashpilot/dashpilot-route-reader
   # (--warnings=6: the stub is in no package directory, as it is in no package.)
   dpkg-shlibdeps -Tdebian/substvars -pcurl -xlibc6 --warnings=6 debian/curl-stub/curl-stub
   # What dh_installsysusers adds: the postinst runs systemd-sysusers.

@@ -93,7 +93,8 @@ owner_of() {  # owner_of PATH: the package that ships the library at PATH (dpkg 
 }
 depends_check() {
   local expected=() soname path binary
-  for binary in "$work/extracted/usr/sbin/dashpilotd" "$work/extracted/usr/bin/dashpilotctl"; do
+  for binary in "$work/extracted/usr/sbin/dashpilotd" "$work/extracted/usr/bin/dashpilotctl" \
+    "$work/extracted/usr/libexec/dashpilot/dashpilot-route-reader"; do
     while read -r soname; do
       # Where the loader finds it for this binary (ldd), whatever the architecture.
       path=$(ldd "$binary" | awk -v s="$soname" '$1 == s && $2 == "=>" { print $3; exit } $1 ~ ("/" s "$") { print $1; exit }')
@@ -120,6 +121,7 @@ expected_files="-rw-r--r-- root/root ./etc/dashpilot/dashpilot.conf
 -rw-r--r-- root/root ./usr/lib/systemd/system/dashpilotd.service
 -rw-r--r-- root/root ./usr/lib/sysusers.d/dashpilot.conf
 -rw-r--r-- root/root ./usr/lib/tmpfiles.d/dashpilot.conf
+-rwxr-xr-x root/root ./usr/libexec/dashpilot/dashpilot-route-reader
 -rwxr-xr-x root/root ./usr/sbin/dashpilotd
 -rw-r--r-- root/root ./usr/share/bash-completion/completions/dashpilotctl
 -rw-r--r-- root/root ./usr/share/doc/dashpilot/changelog.gz

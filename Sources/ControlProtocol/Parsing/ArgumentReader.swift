@@ -50,6 +50,14 @@ struct ArgumentReader {
     case .routeLoad:
       let name = try optionalString("name")
       let mode = try optionalMode("mode") ?? .driving
+      if let inline = try inlineRoute() {
+        guard try optionalBool("more") != true else {
+          throw ArgumentFailure(
+            message:
+              "\"more\" is for coordinates sent in parts; a route sent as \"\(inline.format.rawValue)\" comes whole")
+        }
+        return .routeLoad(RouteLoadArguments(name: name, mode: mode, coordinates: [], inline: inline))
+      }
       let coordinates = try array("coordinates").enumerated().map { index, value throws(ArgumentFailure) in
         try coordinate(value, label: "coordinates[\(index)]")
       }
@@ -124,6 +132,38 @@ struct ArgumentReader {
         message: "\"\(key)\" has \(elements.count) elements; one part holds at most \(Self.maximumPointsPerPart)")
     }
     return elements
+  }
+
+  /// The route of a `route.load` sent as a file's text (`gpx`, `geojson`), nil when it is
+  /// sent as `coordinates`; exactly one of the three.
+  private mutating func inlineRoute() throws(ArgumentFailure) -> InlineRoute? {
+    let forms = (["coordinates"] + InlineRoute.Format.allCases.map(\.rawValue)).sorted()
+    let given = forms.filter { members[$0] != nil && members[$0] != .null }
+    // A null one is absent, as for every argument.
+    for form in forms where members[form] == .null { consumed.insert(form) }
+    guard given.count <= 1 else {
+      throw ArgumentFailure(
+        message: "takes the route once, as \"coordinates\", \"geojson\" or \"gpx\"; it has "
+          + given.map { "\"\($0)\"" }.joined(separator: " and "))
+    }
+    guard let form = given.first else {
+      throw ArgumentFailure(message: "needs the route, as \"coordinates\", \"geojson\" or \"gpx\"")
+    }
+    guard let format = InlineRoute.Format(rawValue: form), let value = take(form) else { return nil }
+    let text: String
+    switch (format, value) {
+    case (_, .string(let string)): text = string
+    case (.geojson, .object): text = ControlCoding.text(value)
+    case (.geojson, _):
+      throw ArgumentFailure(message: "\"geojson\" must be a GeoJSON object, or its text as a string")
+    case (.gpx, _): throw ArgumentFailure(message: "\"gpx\" must be a string: the GPX document's text")
+    }
+    let bytes = text.utf8.count
+    guard bytes <= InlineRoute.maximumBytes else {
+      throw ArgumentFailure(
+        message: "\"\(form)\" is \(bytes) bytes; a route sent inline is at most \(InlineRoute.maximumBytes)")
+    }
+    return InlineRoute(format: format, text: text)
   }
 
   private func coordinate(_ value: JSONValue, label: String) throws(ArgumentFailure) -> WireCoordinate {

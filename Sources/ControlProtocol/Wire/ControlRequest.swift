@@ -55,10 +55,13 @@ public enum ControlArguments: Sendable, Hashable {
       if let name = arguments.name { members["name"] = .string(name) }
       return members
     case .routeLoad(let arguments):
-      var members: [String: JSONValue] = [
-        "coordinates": .array(arguments.coordinates.map(\.jsonValue)),
-        "mode": .string(arguments.mode.rawValue), "more": .bool(arguments.more),
-      ]
+      var members: [String: JSONValue] = ["mode": .string(arguments.mode.rawValue)]
+      if let inline = arguments.inline {
+        members[inline.format.rawValue] = .string(inline.text)
+      } else {
+        members["coordinates"] = .array(arguments.coordinates.map(\.jsonValue))
+        members["more"] = .bool(arguments.more)
+      }
       if let name = arguments.name { members["name"] = .string(name) }
       return members
     case .report(let arguments):
@@ -148,18 +151,24 @@ public struct ImportArguments: Sendable, Hashable {
   }
 }
 
-/// A route to follow, sent in parts like an import.
+/// A route to follow: coordinates, sent in parts like an import, or the whole text of a
+/// route file (`inline`, never in parts; `coordinates` is then empty).
 public struct RouteLoadArguments: Sendable, Hashable {
   public var name: String?
   public var mode: WireTravelMode
   public var coordinates: [WireCoordinate]
   public var more: Bool
+  public var inline: InlineRoute?
 
-  public init(name: String? = nil, mode: WireTravelMode, coordinates: [WireCoordinate], more: Bool = false) {
+  public init(
+    name: String? = nil, mode: WireTravelMode, coordinates: [WireCoordinate], more: Bool = false,
+    inline: InlineRoute? = nil
+  ) {
     self.name = name
     self.mode = mode
     self.coordinates = coordinates
     self.more = more
+    self.inline = inline
   }
 }
 

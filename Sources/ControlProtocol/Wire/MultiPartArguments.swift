@@ -56,7 +56,12 @@ extension RouteLoadArguments: MultiPartArguments {
   }
   public static var elementsName: String { "coordinates" }
   public func mismatch(with part: RouteLoadArguments) -> String? {
-    part.mode == mode ? nil : "a part changed the mode from \(mode.rawValue) to \(part.mode.rawValue)"
+    // A route file's text comes whole (the parser refuses it with `more`), so it can only
+    // be a stray after coordinates sent in parts, not one of them.
+    if let inline = part.inline {
+      return "a route sent as \"\(inline.format.rawValue)\" cannot continue coordinates sent in parts"
+    }
+    return part.mode == mode ? nil : "a part changed the mode from \(mode.rawValue) to \(part.mode.rawValue)"
   }
   public var request: ControlArguments { .routeLoad(self) }
 }

@@ -9,7 +9,7 @@ extension RouteFileHooks {
   public static let metresPerHDOP = 19.0
 
   /// The hooks `dashpilotctl` runs with: RouteFiles reads and writes GPX and GeoJSON here,
-  /// on the client, so the daemon never links an XML parser.
+  /// on the client (the daemon reads with it only a route a fleet command sends inline).
   ///
   /// - `import FILE`: every point of every segment (a GPX `trkseg`, a GeoJSON line), in
   ///   file order, with its time, its fix type and speed where the file gives them, and

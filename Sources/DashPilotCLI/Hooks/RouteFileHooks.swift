@@ -1,9 +1,10 @@
 import ControlProtocol
 import Foundation
 
-/// Route files are read and written by the client, so the daemon never links an XML
-/// parser. `dashpilotctl` runs with `.routeFiles` (RouteFiles does the reading and writing);
-/// tests pass hooks of their own to `DashPilotCLI.run`.
+/// Route files are read and written by the client: the daemon is sent coordinates (it
+/// reads a route's text itself only when a fleet command sends it inline). `dashpilotctl`
+/// runs with `.routeFiles` (RouteFiles does the reading and writing); tests pass hooks of
+/// their own to `DashPilotCLI.run`.
 public struct RouteFileHooks: Sendable {
   /// A track for `import`: its name and recorded points (seconds since 1970 UTC).
   public struct Track: Sendable, Hashable {

@@ -13,8 +13,10 @@ import Routing
 ///
 /// Everything here runs on the loop thread. Provider calls run on one `BlockingWorker` of the
 /// component's own, one at a time, so requests never overlap; each answer comes back to the
-/// loop with the tag the policy gave its request. Retries are driven by `tick(now:)`, on the
-/// daemon's monotonic clock (see `RerouteTimeBase`).
+/// loop with the tag the policy gave its request. A route sent as a file's text is read by a
+/// child process (`InlineRouteReader`) run from a second worker, so a slow routing request
+/// never holds it up; its `route.load` is answered when the reading lands. Retries are
+/// driven by `tick(now:)`, on the daemon's monotonic clock (see `RerouteTimeBase`).
 public final class GuidanceComponent: DaemonComponent, FixObserver {
   public let name = "guidance"
   public let commands: Set<ControlCommand> = [.routeLoad, .routeClear, .navigate]
@@ -31,6 +33,15 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   private var policy: GuidancePolicy
   /// The `navigate` request waiting for the provider's route.
   private var waitingNavigation: Responder?
+  /// Runs `dashpilot-route-reader` for a route sent inline, apart from the routing worker.
+  private var readingWorker: BlockingWorker?
+  /// The reader of a route sent inline; nil for the one installed with the daemon (tests
+  /// put another in).
+  var routeReader: InlineRouteReader?
+  /// The `route.load` whose inline route is being read.
+  private var reading: (arguments: RouteLoadArguments, responder: Responder)?
+  /// Guidance commands that came while a route sent inline was being read, in order.
+  private var waitingCommands: [(ControlRequest, Responder)] = []
 
   /// `provider` replaces the one the configuration's routing keys describe (tests pass a
   /// provider with a recording HTTP client). The clocks are the context's.
@@ -62,6 +73,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
       }
     }
     worker = BlockingWorker(name: "dashpilot.routing", mailbox: context.mailbox)
+    readingWorker = BlockingWorker(name: "dashpilot.route-reader", mailbox: context.mailbox)
   }
 
   public func tick(now: ClockReading) {
@@ -77,10 +89,25 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   var section: GuidanceSection? { policy.section }
 
   public func handle(_ request: ControlRequest, responder: Responder) {
-    guard let context, worker != nil else {
+    guard context != nil, worker != nil else {
       responder.fail(.unavailable, "guidance has not started")
       return
     }
+    // Guidance commands take effect in the order they came: one behind a route still being
+    // read waits for it (status and the other components' commands do not).
+    guard reading == nil else {
+      waitingCommands.append((request, responder))
+      return
+    }
+    if case .routeLoad(let arguments) = request.arguments, let inline = arguments.inline {
+      read(inline, for: arguments, replyingTo: responder)
+      return
+    }
+    carryOut(request, responder: responder)
+  }
+
+  private func carryOut(_ request: ControlRequest, responder: Responder) {
+    guard let context else { return }
     let now = context.clock.now()
     switch request.arguments {
     case .routeLoad(let arguments): perform(policy.load(arguments, now: now), replyingTo: responder)
@@ -94,8 +121,44 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     }
   }
 
+  /// Reads a route sent as a file's text in `dashpilot-route-reader`, a child run from the
+  /// reading worker (never the loop, never behind a routing request), and loads what it
+  /// read when it lands; the command is answered then.
+  private func read(_ inline: InlineRoute, for arguments: RouteLoadArguments, replyingTo responder: Responder) {
+    guard let context, let readingWorker else { return }
+    reading = (arguments, responder)
+    let reader = routeReader ?? InlineRouteReader.installed()
+    let bound = context.bind(self)
+    readingWorker.run({ reader.coordinates(of: inline) }) { result in
+      bound.withValue { component in component.finishReading(result) }
+    }
+  }
+
+  private func finishReading(_ result: Result<[WireCoordinate], ControlError>) {
+    guard let (arguments, responder) = reading else { return }
+    reading = nil
+    switch result {
+    case .success(let coordinates):
+      var read = arguments
+      read.coordinates = coordinates
+      read.inline = nil
+      if let now = context?.clock.now() { perform(policy.load(read, now: now), replyingTo: responder) }
+    case .failure(let error):
+      responder.fail(error)
+    }
+    handleWaitingCommands()
+  }
+
+  private func handleWaitingCommands() {
+    while reading == nil, !waitingCommands.isEmpty {
+      let (request, responder) = waitingCommands.removeFirst()
+      handle(request, responder: responder)
+    }
+  }
+
   public func stop() {
     worker?.finish()
+    readingWorker?.finish()
     speaker?.reap()
   }
 
