@@ -160,26 +160,10 @@ public final class Speaker {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     // Standard error stays the daemon's (the journal), so the command's own complaint is
     // kept; the daemon's other descriptors (sockets, pipes, the database) are close-on-exec.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // The daemon blocks and catches signals; the speaker starts with the defaults.
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, number) }
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &unblocked)
-    // A process group of its own, so one that speaks too long is stopped with its children.
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
     let argv = command.arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
-    let result = posix_spawnp(&pid, command.program, &actions, &attributes, argv, environ)
+    let result = ChildSpawnAttributes.with { posix_spawnp(&pid, command.program, &actions, $0, argv, environ) }
     guard result == 0 else { return .failure(SpawnProblem(description: String(cString: strerror(result)))) }
     return .success(pid)
   }

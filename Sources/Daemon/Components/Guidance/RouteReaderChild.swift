@@ -45,26 +45,10 @@ struct RouteReaderChild {
     posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
     posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
     posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // The daemon blocks and catches signals; the reader starts with the defaults, in a
-    // process group of its own so that one past its time is stopped whole (as the speaker's).
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, number) }
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &unblocked)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
     let argv = ([program] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
+    let spawned = ChildSpawnAttributes.with { posix_spawn(&pid, program, &actions, $0, argv, environ) }
     Self.closeAll([stdinPipe[0], stdoutPipe[1], stderrPipe[1]])
     guard spawned == 0 else {
       Self.closeAll([stdinPipe[1], stdoutPipe[0], stderrPipe[0]])
