@@ -23,6 +23,8 @@ public final class SampleStore {
   /// Told of every batch, completed shift and capture session inside the transaction that
   /// commits it (the uplink's outbox); nil when nothing listens.
   public var commitObserver: (any StoreCommitObserver)?
+  /// Says when sample rows already read may have gone (`rowTally`).
+  let sampleRowWatch: RowWatch
 
   /// How much a committed write is worth keeping through a power cut.
   public enum Durability: Sendable {
@@ -44,26 +46,7 @@ public final class SampleStore {
   init(path: String, now: Date, vfs: String?, durability: Durability = .powerCutSafe) throws(StoreError) {
     (database, openReport) = try DatabaseOpener.open(path: path, now: now, vfs: vfs)
     if durability == .disposable { try database.execute("PRAGMA synchronous = OFF") }
-    // Not fatal: with a wrong count the live figure is only measured from scratch more
-    // often, and a store that cannot write can still answer for its history.
-    do {
-      try recountOpenShift()
-    } catch {
-      openReport.problems.append("the open shift's row count could not be checked: \(error)")
-    }
-  }
-
-  /// The live figure trusts the open shift's kept row count; it is checked against the
-  /// rows once on open (one index scan) and put right if anything ever changed it.
-  func recountOpenShift() throws(StoreError) {
-    try write("recount the open shift's rows") { () throws(StoreError) in
-      try database.execute(
-        """
-        UPDATE shifts SET sample_count = (SELECT count(*) FROM samples WHERE shift_id = shifts.id)
-        WHERE ended_at_ms IS NULL
-          AND sample_count IS NOT (SELECT count(*) FROM samples WHERE shift_id = shifts.id)
-        """)
-    }
+    sampleRowWatch = database.watchRows(ofTable: "samples")
   }
 
   /// Forgets cached session rows after a failed write.

@@ -23,7 +23,7 @@ do {
   let store = try SampleStore(path: arguments[1])
   let start = Date(timeIntervalSince1970: StoreIngestPattern.firstFixTime)
   let shift = try store.openShift() ?? store.startShift(at: start)
-  var next = shift.sampleCount
+  var next = try store.sampleCount(ofShift: shift.id)
   let session = CaptureSessionID("child-\(getpid())")
   try store.beginCaptureSession(session, at: start + Double(next))
   // Only the count decides: the pending-age limit is out of reach on this clock.

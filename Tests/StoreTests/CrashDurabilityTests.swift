@@ -76,7 +76,7 @@ import Testing
       #expect(rows.count % batchSize == 0)
       let mismatch = rows.indices.first { !StoreIngestPattern.matches(rows[$0], $0) }
       #expect(mismatch == nil, "row \(mismatch ?? -1) does not hold sample \(mismatch ?? -1)")
-      #expect(try store.rowTally(ofShift: shift.id).count == rows.count)
+      #expect(try store.sampleCount(ofShift: shift.id) == rows.count)
       // Each run was its own capture session, so the measurement sees each kill as a gap.
       #expect(Set(rows.map(\.captureSessionID)).count == round)
       #expect(try store.recordedDistance(ofShift: shift.id).gaps == round - 1)

@@ -53,7 +53,7 @@ import Testing
     #expect(committed.count % 10 == 0)
     #expect(try store.samples(ofShift: shift.id) == committed)
     #expect(try store.integrityCheck() == ["ok"])
-    #expect(try store.rowTally(ofShift: shift.id).count == committed.count)
+    #expect(try store.sampleCount(ofShift: shift.id) == committed.count)
 
     // Room again: writing resumes where it stopped.
     _ = try store.database.scalarInt64("PRAGMA max_page_count = 1000000")

@@ -16,7 +16,7 @@ import Testing
     #expect(shift.origin == .imported(source: "morning.gpx"))
     #expect(shift.shift.startedAt == at(1_690_000_000))
     #expect(shift.shift.endedAt == at(1_690_000_020))
-    #expect(shift.sampleCount == 21)
+    #expect(try store.sampleCount(ofShift: shift.id) == 21)
     #expect(try store.openShift() == nil)
 
     let stored = try store.samples(ofShift: shift.id)
@@ -40,7 +40,7 @@ import Testing
     let imported = try store.importTrack(straightRoute(count: 3, session: nil), source: "old.gpx")
     #expect(imported.id == 2)
     #expect(try store.openShift()?.id == open.id)
-    #expect(try store.rowTally(ofShift: open.id).count == 0)
+    #expect(try store.sampleCount(ofShift: open.id) == 0)
   }
 
   @Test func aPositionThatCannotBeStoredIsNamedAndNothingIsImported() throws {

@@ -89,7 +89,8 @@ import Testing
     var moved = Array(route[40..<50])
     for i in moved.indices { moved[i].coordinate.latitude += 0.01 }
     try store.append(moved, toShift: shift.id)
-    #expect(try store.rowTally(ofShift: shift.id) == (count: 50, lastRowID: 50))
+    #expect(try store.sampleCount(ofShift: shift.id) == 50)
+    #expect(try store.rowTally(ofShift: shift.id).lastRowID == 50)
 
     let after = try #require(try service.status())
     #expect(service.measurement?.freshStarts == 1)
@@ -124,7 +125,7 @@ import Testing
     try store.database.execute("DELETE FROM samples WHERE id BETWEEN 10 AND 19")
     try store.append(Array(route[50..<60]), toShift: shift.id)
     // The store holds 50 rows again, the last is new: only the rows read show the loss.
-    #expect(try store.rowTally(ofShift: shift.id).count == 50)
+    #expect(try store.sampleCount(ofShift: shift.id) == 50)
 
     let after = try #require(try service.status())
     #expect(service.measurement?.freshStarts == 1)
@@ -157,20 +158,24 @@ import Testing
   @Test func theStepIsDecidedFromTheRowsRead() {
     var measurement = ActiveRouteMeasurement(shiftID: 1, maximumSampleInterval: 120)
     let samples = straightRoute(count: 3)
-    #expect(measurement.step(given: .init(rowCount: 0, lastRowID: 0, rowAtLastRead: nil)) == .upToDate)
-    #expect(measurement.step(given: .init(rowCount: 2, lastRowID: 2, rowAtLastRead: nil)) == .readRows(after: 0))
-    measurement.extend(with: [
-      StoredSample(rowID: 1, shiftID: 1, sample: samples[0]), StoredSample(rowID: 2, shiftID: 1, sample: samples[1]),
-    ])
+    #expect(measurement.step(given: .init(rowEpoch: 0, lastRowID: 0, rowAtLastRead: nil)) == .upToDate)
+    #expect(measurement.step(given: .init(rowEpoch: 4, lastRowID: 2, rowAtLastRead: nil)) == .readRows(after: 0))
+    measurement.extend(
+      with: [
+        StoredSample(rowID: 1, shiftID: 1, sample: samples[0]), StoredSample(rowID: 2, shiftID: 1, sample: samples[1]),
+      ], rowEpoch: 4)
     #expect(measurement.rowsRead == 2)
     #expect(measurement.lastRowID == 2)
-    #expect(measurement.step(given: .init(rowCount: 2, lastRowID: 2, rowAtLastRead: samples[1])) == .upToDate)
-    #expect(measurement.step(given: .init(rowCount: 3, lastRowID: 3, rowAtLastRead: samples[1])) == .readRows(after: 2))
-    #expect(measurement.step(given: .init(rowCount: 1, lastRowID: 2, rowAtLastRead: samples[1])) == .measureAgain)
-    #expect(measurement.step(given: .init(rowCount: 2, lastRowID: 2, rowAtLastRead: samples[2])) == .measureAgain)
-    #expect(measurement.step(given: .init(rowCount: 3, lastRowID: 3, rowAtLastRead: nil)) == .measureAgain)
+    #expect(measurement.rowEpochRead == 4)
+    #expect(measurement.step(given: .init(rowEpoch: 4, lastRowID: 2, rowAtLastRead: samples[1])) == .upToDate)
+    #expect(measurement.step(given: .init(rowEpoch: 4, lastRowID: 3, rowAtLastRead: samples[1])) == .readRows(after: 2))
+    #expect(measurement.step(given: .init(rowEpoch: 5, lastRowID: 2, rowAtLastRead: samples[1])) == .measureAgain)
+    #expect(measurement.step(given: .init(rowEpoch: 4, lastRowID: 1, rowAtLastRead: samples[1])) == .measureAgain)
+    #expect(measurement.step(given: .init(rowEpoch: 4, lastRowID: 2, rowAtLastRead: samples[2])) == .measureAgain)
+    #expect(measurement.step(given: .init(rowEpoch: 4, lastRowID: 3, rowAtLastRead: nil)) == .measureAgain)
     measurement.startAgain()
     #expect(measurement.rowsRead == 0)
+    #expect(measurement.rowEpochRead == nil)
     #expect(measurement.freshStarts == 1)
     #expect(measurement.distance == .empty)
   }

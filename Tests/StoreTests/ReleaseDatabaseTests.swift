@@ -44,6 +44,9 @@ struct ReleaseDatabaseTests {
     #expect(store.openReport.problems.isEmpty, "\(store.openReport.problems)")
     #expect(try store.database.scalarInt64("PRAGMA user_version") == Int64(Schema.latestVersion))
     #expect(try store.integrityCheck() == ["ok"])
+    // The release's pages stay as they were written: a new file's page size is not forced
+    // on an existing one.
+    #expect(try store.database.scalarInt64("PRAGMA page_size") == 4096)
     // Every table the release wrote, its own and the uplink's outbox, with all its rows.
     let rows = try #require(tables["rows"] as? [String: Int])
     #expect(rows["samples"] ?? 0 > 1_000 && rows["uplink_outbox"] ?? 0 > 0, "the fixture holds \(rows)")

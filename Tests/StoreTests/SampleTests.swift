@@ -38,7 +38,8 @@ import Testing
     #expect(read[2].course == nil)
     #expect(try store.lastSample(ofShift: shift.id) == read[2])
     #expect(try store.storedSamples(ofShift: shift.id, after: 1).map(\.rowID) == [2, 3])
-    #expect(try store.rowTally(ofShift: shift.id) == (count: 3, lastRowID: 3))
+    #expect(try store.rowTally(ofShift: shift.id).lastRowID == 3)
+    #expect(try store.sampleCount(ofShift: shift.id) == 3)
   }
 
   @Test func theStoredFormIsTheSampleAtTheStoresPrecision() throws {
@@ -86,7 +87,7 @@ import Testing
     #expect(throws: StoreError.shiftNotFound(42)) { try store.append(straightRoute(count: 2), toShift: 42) }
   }
 
-  @Test func theKeptCountFollowsInsertsDeletesAndMoves() throws {
+  @Test func theCountFollowsInsertsDeletesAndMoves() throws {
     let file = try TemporaryStoreFile("count")
     let store = try file.open()
     let first = try store.startShift(at: at(1_700_000_000))
@@ -96,26 +97,58 @@ import Testing
     try store.append(straightRoute(count: 4, start: at(1_700_000_200)), toShift: second.id)
     try store.database.execute("DELETE FROM samples WHERE id IN (2, 3)")
     try store.database.execute("UPDATE samples SET shift_id = 2 WHERE id = 4")
-    for shift in [first, second] {
-      let counted = try store.database.scalarInt64("SELECT count(*) FROM samples WHERE shift_id = \(shift.id)")
-      #expect(try store.rowTally(ofShift: shift.id).count == Int(counted ?? -1))
-      #expect(try store.shift(id: shift.id)?.sampleCount == Int(counted ?? -1))
-    }
-    #expect(try store.rowTally(ofShift: first.id).count == 7)
-    #expect(try store.rowTally(ofShift: second.id).count == 5)
+    #expect(try store.sampleCount(ofShift: first.id) == 7)
+    #expect(try store.sampleCount(ofShift: second.id) == 5)
+    #expect(try store.rowTally(ofShift: first.id).lastRowID == 10)
+    #expect(try store.rowTally(ofShift: second.id).lastRowID == 14)
   }
 
-  @Test func theOpenShiftsCountIsPutRightOnOpen() throws {
-    let file = try TemporaryStoreFile("recount")
-    do {
-      let store = try file.open()
-      let shift = try store.startShift(at: at(1_700_000_000))
-      try store.append(straightRoute(count: 12), toShift: shift.id)
-      try store.database.execute("UPDATE shifts SET sample_count = 99")
-      #expect(try store.rowTally(ofShift: shift.id).count == 99)
-    }
+  /// The row epoch moves on everything after which rows read may be gone or different, and
+  /// on nothing else: a status reads on from its last row only while it stands still.
+  @Test func theRowEpochMovesWhenRowsReadMayHaveGone() throws {
+    let file = try TemporaryStoreFile("epoch")
     let store = try file.open()
-    #expect(try store.rowTally(ofShift: 1).count == 12)
+    let shift = try store.startShift(at: at(1_700_000_000))
+    func epoch() throws -> UInt64 { try store.rowTally(ofShift: shift.id).rowEpoch }
+    let start = try epoch()
+    try store.append(straightRoute(count: 5), toShift: shift.id)
+    _ = try store.endShift(shift.id, at: at(1_700_000_100))
+    #expect(try epoch() == start, "inserts and a shift's own row leave it")
+    try store.database.execute("BEGIN IMMEDIATE; UPDATE shifts SET imported_from = 'x'; ROLLBACK")
+    #expect(try epoch() == start, "a rolled-back transaction that inserted no sample")
+    try store.database.execute("DELETE FROM samples WHERE id = 2")
+    #expect(try epoch() == start + 1, "a delete")
+    try store.database.execute("UPDATE samples SET held = 1 WHERE id = 3")
+    #expect(try epoch() == start + 2, "an update")
+    #expect(throws: StoreError.self) {
+      try store.database.writeTransaction("insert, then fail") { () throws(StoreError) in
+        try store.database.execute(
+          """
+          INSERT INTO samples (shift_id, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm)
+          VALUES (1, 1700000010000, 515000000, -1200000, 500)
+          """)
+        throw .shiftNotFound(99)
+      }
+    }
+    #expect(try epoch() == start + 3, "a rolled-back insert")
+    #expect(throws: StoreError.self) {
+      try store.database.writeTransaction("outer") { () throws(StoreError) in
+        try store.database.writeTransaction("inner") { () throws(StoreError) in
+          try store.database.execute(
+            """
+            INSERT INTO samples (shift_id, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm)
+            VALUES (1, 1700000011000, 515000000, -1200000, 500)
+            """)
+          throw .shiftNotFound(98)
+        }
+      }
+    }
+    #expect(try epoch() == start + 5, "a savepoint undone after an insert, then its transaction")
+    let other = try Database(path: file.path)
+    try other.execute("UPDATE samples SET held = 0 WHERE id = 3")
+    #expect(try epoch() == start + 6, "another connection's commit")
+    #expect(try epoch() == start + 6)
+    #expect(try store.sampleCount(ofShift: shift.id) == 4)
   }
 
   @Test func queriesForAShiftsRowsUseItsIndex() throws {

@@ -7,6 +7,8 @@ import Store
 /// `StoreSampleSink` keeps one shift's; `ShiftRecorder` keeps each sample in the shift
 /// `ShiftPolicy` gives it.
 public protocol CaptureStoreSink: SampleSink {
+  /// The store samples are written to.
+  var store: SampleStore { get }
   /// The shift samples are written into now, if one is open.
   var shiftID: Int64? { get }
   /// Whether nothing waits to be written in a batch (samples waiting for a policy's

@@ -2,14 +2,16 @@ import DashPilotCore
 import FoundationEssentials
 
 /// The running shift's route measured so far: the open walk (`RouteMileageAccumulator`)
-/// plus the bookkeeping that keeps it honest against the store. It counts the rows it has
-/// read itself, never trusting the store's figure for that, so when the store holds fewer
-/// rows than were read (a rolled-back batch, deleted rows) the discard is visible and the
+/// plus the bookkeeping that keeps it honest against the store. Rows only ever join a shift
+/// at its end, with larger ids, so a reader that knows the last row it read reads on from
+/// there; when rows it read may have gone (a rolled-back batch, deleted rows: the store's
+/// row epoch moved) or the row it read last is not what the store holds under that id, the
 /// route is measured again from scratch. Held in memory only; nothing of it is stored.
 public struct ActiveRouteMeasurement: Sendable, Hashable {
   /// What the store holds for the shift, read at a cost that does not grow with it.
   public struct StoreTally: Sendable, Hashable {
-    public var rowCount: Int
+    /// Grows whenever rows read before may since have gone or changed (`RowWatch`).
+    public var rowEpoch: UInt64
     /// The id of the shift's last row (0 when it has none).
     public var lastRowID: Int64
     /// What the store holds now at the id of the last row this measurement read (nil when
@@ -17,8 +19,8 @@ public struct ActiveRouteMeasurement: Sendable, Hashable {
     /// alone would not show that the row read was replaced.
     public var rowAtLastRead: RouteSample?
 
-    public init(rowCount: Int, lastRowID: Int64, rowAtLastRead: RouteSample?) {
-      self.rowCount = rowCount
+    public init(rowEpoch: UInt64, lastRowID: Int64, rowAtLastRead: RouteSample?) {
+      self.rowEpoch = rowEpoch
       self.lastRowID = lastRowID
       self.rowAtLastRead = rowAtLastRead
     }
@@ -30,7 +32,7 @@ public struct ActiveRouteMeasurement: Sendable, Hashable {
     case upToDate
     /// Read the rows after this row id and extend with them.
     case readRows(after: Int64)
-    /// Rows already read have gone: throw the walk away and read every row again.
+    /// Rows already read may have gone: throw the walk away and read every row again.
     case measureAgain
   }
 
@@ -42,6 +44,8 @@ public struct ActiveRouteMeasurement: Sendable, Hashable {
   public private(set) var lastRowRead: StoredSample?
   /// How many times the measurement had to start again because rows disappeared.
   public private(set) var freshStarts: Int = 0
+  /// The store's row epoch when the rows were read (nil before any read).
+  public private(set) var rowEpochRead: UInt64?
 
   public init(shiftID: Int64, maximumSampleInterval: TimeInterval) {
     self.shiftID = shiftID
@@ -58,19 +62,22 @@ public struct ActiveRouteMeasurement: Sendable, Hashable {
   /// Compares what the store holds for the shift with what was read.
   public func step(given tally: StoreTally) -> Step {
     if let lastRowRead, tally.rowAtLastRead != lastRowRead.sample { return .measureAgain }
-    if tally.rowCount < rowsRead || tally.lastRowID < lastRowID { return .measureAgain }
-    if tally.rowCount == rowsRead && tally.lastRowID == lastRowID { return .upToDate }
+    if let rowEpochRead, rowsRead > 0, tally.rowEpoch != rowEpochRead { return .measureAgain }
+    if tally.lastRowID < lastRowID { return .measureAgain }
+    if tally.lastRowID == lastRowID { return .upToDate }
     return .readRows(after: lastRowID)
   }
 
-  /// Extends forwards with `rows`, read in row order after `lastRowID`. A position at or
-  /// before the last one walked is not counted (the one-pass rule too).
-  public mutating func extend(with rows: [StoredSample]) {
+  /// Extends forwards with `rows`, read in row order after `lastRowID` while the store's
+  /// row epoch was `rowEpoch`. A position at or before the last one walked is not counted
+  /// (the one-pass rule too).
+  public mutating func extend(with rows: [StoredSample], rowEpoch: UInt64) {
     for row in rows {
       walk.extend(with: row.sample)
       if row.rowID > lastRowID { lastRowRead = row }
     }
     rowsRead += rows.count
+    rowEpochRead = rowEpoch
   }
 
   /// Forgets everything walked, to measure again from the first row.
@@ -78,6 +85,7 @@ public struct ActiveRouteMeasurement: Sendable, Hashable {
     walk = RouteMileageAccumulator(maximumSampleInterval: walk.maximumSampleInterval)
     rowsRead = 0
     lastRowRead = nil
+    rowEpochRead = nil
     freshStarts += 1
   }
 }

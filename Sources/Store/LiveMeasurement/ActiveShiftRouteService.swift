@@ -1,9 +1,10 @@
 import DashPilotCore
 import FoundationEssentials
 
-/// The running shift's figure as queries: a count of the shift's rows and, only when that
-/// moved, a read of the rows after the last one measured. Neither reads the whole route, so
-/// a status request costs the same at hour one and hour ten.
+/// The running shift's figure as queries: the id of the shift's last row and the store's
+/// row epoch, and only when those moved, a read of the rows after the last one measured.
+/// Neither reads the whole route, so a status request costs the same at hour one and hour
+/// ten.
 public final class ActiveShiftRouteService {
   /// The open shift's figure so far.
   public struct Status: Sendable, Hashable {
@@ -30,30 +31,23 @@ public final class ActiveShiftRouteService {
       var current =
         measurement.flatMap { $0.shiftID == open.id ? $0 : nil }
         ?? ActiveRouteMeasurement(shiftID: open.id, maximumSampleInterval: open.maximumSampleInterval)
-      let (count, lastRowID) = try store.rowTally(ofShift: open.id)
+      let (rowEpoch, lastRowID) = try store.rowTally(ofShift: open.id)
       let rowAtLastRead = try current.lastRowRead.flatMap { (row) throws(StoreError) -> RouteSample? in
         try store.storedSample(row: row.rowID, ofShift: open.id)
       }
       let tally = ActiveRouteMeasurement.StoreTally(
-        rowCount: count, lastRowID: lastRowID, rowAtLastRead: rowAtLastRead)
+        rowEpoch: rowEpoch, lastRowID: lastRowID, rowAtLastRead: rowAtLastRead)
       switch current.step(given: tally) {
       case .upToDate:
         break
       case .readRows(let after):
-        current.extend(with: try store.storedSamples(ofShift: open.id, after: after))
-        // A different number of rows read than the store holds: rows read earlier have
-        // gone and others took their place, which the count alone could not show.
-        if current.rowsRead != count { try measureAgain(&current, open.id) }
+        current.extend(with: try store.storedSamples(ofShift: open.id, after: after), rowEpoch: rowEpoch)
       case .measureAgain:
-        try measureAgain(&current, open.id)
+        current.startAgain()
+        current.extend(with: try store.storedSamples(ofShift: open.id, after: 0), rowEpoch: rowEpoch)
       }
       measurement = current
       return Status(shift: open, distance: current.distance, rowsMeasured: current.rowsRead)
     }
-  }
-
-  private func measureAgain(_ current: inout ActiveRouteMeasurement, _ shiftID: Int64) throws(StoreError) {
-    current.startAgain()
-    current.extend(with: try store.storedSamples(ofShift: shiftID, after: 0))
   }
 }

@@ -8,6 +8,9 @@ public final class Database {
   let handle: OpaquePointer
   public let path: String
   private var statements: [String: Statement] = [:]
+  /// Watches one table's rows for removals (`watchRows(ofTable:)`); its hooks hold an
+  /// unretained pointer to it, so the connection keeps it for as long as they are set.
+  private(set) var rowWatch: RowWatch?
 
   /// Opens (creating if needed) the file at `path`.
   public convenience init(path: String, readOnly: Bool = false) throws(StoreError) {
@@ -36,7 +39,31 @@ public final class Database {
 
   deinit {
     for statement in statements.values { statement.finalize() }
+    sqlite3_update_hook(handle, nil, nil)
+    sqlite3_rollback_hook(handle, nil, nil)
     sqlite3_close_v2(handle)
+  }
+
+  /// Starts watching `table` for rows that go or change (see `RowWatch`). One table per
+  /// connection.
+  func watchRows(ofTable table: String) -> RowWatch {
+    if let rowWatch { return rowWatch }
+    let watch = RowWatch(table: table)
+    rowWatch = watch
+    let context = Unmanaged.passUnretained(watch).toOpaque()
+    sqlite3_update_hook(
+      handle,
+      { context, operation, _, table, _ in
+        guard let context, let table else { return }
+        Unmanaged<RowWatch>.fromOpaque(context).takeUnretainedValue().rowChanged(operation: operation, table: table)
+      }, context)
+    sqlite3_rollback_hook(
+      handle,
+      { context in
+        guard let context else { return }
+        Unmanaged<RowWatch>.fromOpaque(context).takeUnretainedValue().rolledBack(savepointOnly: false)
+      }, context)
+    return watch
   }
 
   /// Runs `sql` (one or more statements, no parameters, rows ignored).
@@ -97,9 +124,16 @@ public final class Database {
     _ operation: String, _ body: () throws(StoreError) -> T
   ) throws(StoreError) -> T {
     guard !isInTransaction else {
-      return try bracket(
-        "SAVEPOINT store_write", "RELEASE store_write", undo: "ROLLBACK TO store_write; RELEASE store_write", body)
+      do {
+        return try bracket(
+          "SAVEPOINT store_write", "RELEASE store_write", undo: "ROLLBACK TO store_write; RELEASE store_write", body)
+      } catch {
+        // SQLite's rollback hook is not told of a savepoint undone.
+        rowWatch?.rolledBack(savepointOnly: true)
+        throw error
+      }
     }
+    rowWatch?.transactionBegins()
     return try bracket("BEGIN IMMEDIATE", "COMMIT", undo: "ROLLBACK", body)
   }
 

@@ -23,8 +23,8 @@ extension SampleStore {
   /// `.shiftNotFound` for a shift that does not exist.
   public func samples(ofShift shiftID: Int64) throws(StoreError) -> [RouteSample] {
     var result: [RouteSample] = []
-    // The kept count only sizes the array: a damaged count must not ask for absurd memory.
-    result.reserveCapacity(min(max(0, try rowTally(ofShift: shiftID).count), 4_000_000))
+    guard try shift(id: shiftID) != nil else { throw .shiftNotFound(shiftID) }
+    result.reserveCapacity(try sampleCount(ofShift: shiftID))
     try readRows(ofShift: shiftID, after: 0) { (_, sample) in result.append(sample) }
     return result
   }
@@ -62,18 +62,26 @@ extension SampleStore {
     }
   }
 
-  /// How many rows the store holds for the shift and the id of the last one, read together
-  /// at a cost that does not grow with the shift (a kept count and one index search).
-  public func rowTally(ofShift shiftID: Int64) throws(StoreError) -> (count: Int, lastRowID: Int64) {
-    try database.withStatement(
-      """
-      SELECT sample_count, (SELECT max(id) FROM samples WHERE shift_id = ?1)
-      FROM shifts WHERE id = ?1
-      """
-    ) { (s) throws(StoreError) -> (count: Int, lastRowID: Int64) in
+  /// What a reader of the shift's rows needs to know whether it is up to date, at a cost
+  /// that does not grow with the shift (one index search): the id of the shift's last row
+  /// (0 when it has none) and the store's row epoch, which grows whenever sample rows that
+  /// were read may since have gone or changed (`RowWatch`).
+  public func rowTally(ofShift shiftID: Int64) throws(StoreError) -> (rowEpoch: UInt64, lastRowID: Int64) {
+    let last = try database.withStatement("SELECT max(id) FROM samples WHERE shift_id = ?") {
+      (s) throws(StoreError) -> Int64 in
       try s.bind(shiftID, at: 1)
-      guard try s.step() else { throw .shiftNotFound(shiftID) }
-      return (Int(s.int64(0)), s.optionalInt64(1) ?? 0)
+      return try s.step() ? s.optionalInt64(0) ?? 0 : 0
+    }
+    sampleRowWatch.observe(dataVersion: try database.scalarInt64("PRAGMA data_version") ?? 0)
+    return (sampleRowWatch.epoch, last)
+  }
+
+  /// How many rows the store holds for the shift, counted from the index: time
+  /// proportional to the shift, so not for a status.
+  public func sampleCount(ofShift shiftID: Int64) throws(StoreError) -> Int {
+    try database.withStatement("SELECT count(*) FROM samples WHERE shift_id = ?") { (s) throws(StoreError) -> Int in
+      try s.bind(shiftID, at: 1)
+      return try s.step() ? Int(s.int64(0)) : 0
     }
   }
 

@@ -15,6 +15,10 @@ enum Schema {
   struct Migration {
     let version: Int32
     let statements: [String]
+    /// Run after `statements` only while the samples table holds no row (a file being
+    /// created): a change that rebuilds the table, which for a long history would outlast
+    /// the daemon's start timeout on an SD card. Code reads either layout.
+    var whileNoSamples: [String] = []
   }
 
   static let migrations: [Migration] = [
@@ -30,8 +34,7 @@ enum Schema {
           maximum_sample_interval REAL NOT NULL CHECK (maximum_sample_interval > 0),
           -- NULL for a shift recorded here; the source's name for an imported track.
           imported_from TEXT,
-          -- Kept by the triggers below, so counting a shift's rows costs the same at any
-          -- length. A count of rows, not a measurement: no distance is ever stored.
+          -- Kept by the triggers below until schema 5, which drops them with this column.
           sample_count INTEGER NOT NULL DEFAULT 0
         )
         """,
@@ -112,6 +115,43 @@ enum Schema {
     // such as /dev/ttyACM0), where capture knew it: a gap's cause names it ("receiver
     // /dev/ttyACM0 removed"). NULL for every other ending and for sessions recorded before.
     Migration(version: 4, statements: ["ALTER TABLE capture_sessions ADD COLUMN end_device TEXT"]),
+    // Fewer pages per commit. A commit appends every page it changed to the log, whole,
+    // and the card is written in 4 KiB pages: a one-second commit of a sample or two wrote
+    // a page of each of four tables. Two of them go:
+    // - the kept row count: its triggers changed the shift's row with every insert. A
+    //   reader that needs to know the rows it read are still there asks the store's row
+    //   watch instead (`rowTally`); a count, where one is wanted, is counted from the index;
+    // - AUTOINCREMENT, in a file that has no samples yet: it changed sqlite_sequence with
+    //   every insert. Ids still only grow while rows are kept; one may be given again after
+    //   a rollback or a deletion of the last rows, which the row watch reports.
+    Migration(
+      version: 5,
+      statements: [
+        "DROP TRIGGER samples_count_insert",
+        "DROP TRIGGER samples_count_delete",
+        "DROP TRIGGER samples_count_move",
+        "ALTER TABLE shifts DROP COLUMN sample_count",
+      ],
+      whileNoSamples: [
+        """
+        CREATE TABLE samples_v5 (
+          id INTEGER PRIMARY KEY,
+          shift_id INTEGER NOT NULL REFERENCES shifts(id) ON DELETE CASCADE,
+          capture_session INTEGER REFERENCES capture_sessions(id),
+          fix_time_ms INTEGER NOT NULL,
+          latitude_e7 INTEGER NOT NULL CHECK (latitude_e7 BETWEEN -900000000 AND 900000000),
+          longitude_e7 INTEGER NOT NULL CHECK (longitude_e7 BETWEEN -1800000000 AND 1800000000),
+          horizontal_accuracy_cm INTEGER NOT NULL CHECK (horizontal_accuracy_cm >= 0),
+          speed_cm_s INTEGER CHECK (speed_cm_s >= 0),
+          course_cdeg INTEGER CHECK (course_cdeg BETWEEN 0 AND 35999),
+          held INTEGER NOT NULL DEFAULT 0 CHECK (held IN (0, 1)),
+          accuracy_assumed INTEGER NOT NULL DEFAULT 0 CHECK (accuracy_assumed IN (0, 1))
+        )
+        """,
+        "DROP TABLE samples",
+        "ALTER TABLE samples_v5 RENAME TO samples",
+        "CREATE INDEX samples_by_shift ON samples (shift_id)",
+      ]),
   ]
 
   /// The version this code writes and understands.
@@ -128,6 +168,11 @@ enum Schema {
     for migration in migrations where migration.version > found {
       try database.writeTransaction("migrate to schema \(migration.version)") { () throws(StoreError) in
         for statement in migration.statements { try database.execute(statement) }
+        if !migration.whileNoSamples.isEmpty,
+          try database.scalarInt64("SELECT EXISTS (SELECT 1 FROM samples)") == 0
+        {
+          for statement in migration.whileNoSamples { try database.execute(statement) }
+        }
         try database.execute("PRAGMA user_version = \(migration.version)")
       }
     }

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 extension SampleStore {
   static let shiftColumns =
-    "id, started_at_ms, ended_at_ms, maximum_sample_interval, imported_from, sample_count, started_by, ended_by"
+    "id, started_at_ms, ended_at_ms, maximum_sample_interval, imported_from, started_by, ended_by"
 
   /// Starts a shift at `startedAt`, by hand unless `startedBy` says otherwise. Refused
   /// with `.shiftAlreadyOpen` while one is open.
@@ -136,8 +136,8 @@ extension SampleStore {
     return StoredShift(
       shift: shift, maximumSampleInterval: s.double(3),
       origin: s.text(4).map { .imported(source: $0) } ?? .recorded,
-      sampleCount: Int(s.int64(5)), startedBy: s.text(6).flatMap(ShiftStartCause.init(rawValue:)),
-      endedBy: s.text(7).flatMap(ShiftEndCause.init(rawValue:)))
+      startedBy: s.text(5).flatMap(ShiftStartCause.init(rawValue:)),
+      endedBy: s.text(6).flatMap(ShiftEndCause.init(rawValue:)))
   }
 
   static func validate(maximumSampleInterval: TimeInterval) throws(StoreError) {

@@ -14,21 +14,18 @@ public struct StoredShift: Sendable, Hashable, Identifiable {
   public var shift: Shift
   public var maximumSampleInterval: TimeInterval
   public var origin: Origin
-  /// Rows the store holds for the shift.
-  public var sampleCount: Int
   /// How it started, and how it ended (nil while it is open); nil when the file names a
   /// cause this build does not know (a newer daemon's).
   public var startedBy: ShiftStartCause?
   public var endedBy: ShiftEndCause?
 
   public init(
-    shift: Shift, maximumSampleInterval: TimeInterval, origin: Origin, sampleCount: Int,
+    shift: Shift, maximumSampleInterval: TimeInterval, origin: Origin,
     startedBy: ShiftStartCause? = nil, endedBy: ShiftEndCause? = nil
   ) {
     self.shift = shift
     self.maximumSampleInterval = maximumSampleInterval
     self.origin = origin
-    self.sampleCount = sampleCount
     self.startedBy = startedBy
     self.endedBy = endedBy
   }

@@ -78,9 +78,12 @@ final class ShiftCapture {
   }
 
   /// Tries the store again while capture holds (one real write, see
-  /// `StoreSampleSink.retryAfterFailure`); on success the hold ends and the next fix begins
-  /// one new session.
+  /// `StoreSampleSink.retryAfterFailure`) once the file system has room
+  /// (`SampleStore.roomToResume`); on success the hold ends and the next fix begins one
+  /// new session.
   func retryStore() -> Bool {
+    // Whatever refused the save, a file system this close to full takes no session.
+    guard sink.store.hasRoomToResume() else { return false }
     do {
       try sink.retryAfterFailure()
     } catch {
