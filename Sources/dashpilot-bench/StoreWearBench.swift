@@ -30,6 +30,8 @@ enum StoreWearBench {
   }
   /// The commit intervals measured, seconds; the first is the default.
   static let intervals = [1, 5, 10]
+  /// Stands for the daemon recording at the default interval into a file 0.1.0 made.
+  static let releaseFileDaemon = -1
 
   static func run(_ report: inout BenchReport) throws {
     let fixes = self.fixes
@@ -38,18 +40,27 @@ enum StoreWearBench {
     let server = "127.0.0.1:\(receiver.port)"
     var daemons: [(Int, DaemonUnderTest)] = []
     defer { for (_, daemon) in daemons { daemon.stop() } }
-    for interval in intervals {
-      let config = interval == intervals[0] ? nil : "[Store]\nCommitInterval=\(interval)\n"
-      let daemon = try DaemonUnderTest(config: config, arguments: ["--gpsd", server])
+    let directory = try TestPaths.temporaryDirectory("wear-bench")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // A file 0.1.0 wrote (4 KiB pages, AUTOINCREMENT), as a box upgraded in place records
+    // into it: its open shift ended, a new one begun.
+    let releaseFile = directory.appendingPathComponent("dashpilot-0.1.0.sqlite")
+    try FileManager.default.copyItem(
+      at: TestPaths.fixtures.appendingPathComponent("databases/dashpilot-0.1.0.sqlite"), to: releaseFile)
+    for interval in intervals + [Self.releaseFileDaemon] {
+      let config =
+        interval == intervals[0] || interval == Self.releaseFileDaemon ? nil : "[Store]\nCommitInterval=\(interval)\n"
+      let database = interval == Self.releaseFileDaemon ? ["--database", releaseFile.path] : []
+      let daemon = try DaemonUnderTest(config: config, arguments: ["--gpsd", server] + database)
       daemons.append((interval, daemon))
       try daemon.waitUntilReady(timeout: 30)
       guard daemon.waitForStatus(timeout: 30, { $0.object("gpsd")?["connected"] as? Bool == true }) != nil else {
         throw Failure(description: "dashpilotd never connected to gpsd: \(daemon.log)")
       }
-      _ = try daemon.controlJSON(["shift", "start"])
+      if interval == Self.releaseFileDaemon { _ = try daemon.controlJSON(["shift", "end"]) }
+      let started = try daemon.controlJSON(["shift", "start"])
+      guard started["id"] is Int else { throw Failure(description: "no shift started: \(started)") }
     }
-    let directory = try TestPaths.temporaryDirectory("wear-bench")
-    defer { try? FileManager.default.removeItem(at: directory) }
     let gpxPath = directory.appendingPathComponent("gpxlogger.gpx").path
     let gpxlogger = try GPSDChildProcess(
       executable: "/usr/bin/gpxlogger", arguments: ["-e", "sockets", "-f", gpxPath, server],
@@ -68,16 +79,23 @@ enum StoreWearBench {
     for (index, (interval, _)) in pids.enumerated() {
       let megabytes = Double(after[index] - before[index]) / hours / 1e6
       let name =
-        interval == 0
-        ? "store.gpxlogger_bytes_written_per_hour_1hz"
-        : interval == intervals[0]
-          ? "store.bytes_written_per_hour_1hz" : "store.bytes_written_per_hour_1hz_commit_\(interval)s"
+        switch interval {
+        case 0: "store.gpxlogger_bytes_written_per_hour_1hz"
+        case intervals[0]: "store.bytes_written_per_hour_1hz"
+        case Self.releaseFileDaemon: "store.bytes_written_per_hour_1hz_file_from_0_1_0"
+        default: "store.bytes_written_per_hour_1hz_commit_\(interval)s"
+        }
       report.record(name, (megabytes * 100).rounded() / 100, "MB")
     }
     for (interval, daemon) in daemons {
       let status = try daemon.controlJSON(["status"])
       let stored = status.object("shift.distance")?["usable_positions"] as? Int ?? -1
-      let suffix = interval == intervals[0] ? "" : "_commit_\(interval)s"
+      let suffix =
+        switch interval {
+        case intervals[0]: ""
+        case Self.releaseFileDaemon: "_file_from_0_1_0"
+        default: "_commit_\(interval)s"
+        }
       report.record("store.wear_stored_samples\(suffix)", Double(stored), "samples")
     }
   }
