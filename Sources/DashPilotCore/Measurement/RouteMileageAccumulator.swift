@@ -35,7 +35,7 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   /// the stretches and gaps themselves (`RouteMileageCalculator.measure`) observes this.
   @discardableResult
   public mutating func extend(with sample: RouteSample) -> RouteWalkStep {
-    guard sample.coordinate.isValid, sample.timestamp.timeIntervalSince1970.isFinite else { return .skipped }
+    guard RouteMileageCalculator.isMeasurable(sample) else { return .skipped }
     if let previous = last, sample.timestamp <= previous.timestamp { return .skipped }
     // A position with no session has no recorded continuity: every link to it is inferred.
     if sample.captureSessionID == nil { usesInferredContinuity = true }

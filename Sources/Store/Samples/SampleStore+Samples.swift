@@ -25,7 +25,10 @@ extension SampleStore {
     var result: [RouteSample] = []
     // The kept count only sizes the array: a damaged count must not ask for absurd memory.
     result.reserveCapacity(min(max(0, try rowTally(ofShift: shiftID).count), 4_000_000))
-    try readRows(ofShift: shiftID, after: 0) { (_, sample) in result.append(sample) }
+    try readRows(ofShift: shiftID, after: 0) { (_, sample) in
+      result.append(sample)
+      return true
+    }
     return result
   }
 
@@ -34,6 +37,7 @@ extension SampleStore {
     var result: [StoredSample] = []
     try readRows(ofShift: shiftID, after: rowID) { (row, sample) in
       result.append(StoredSample(rowID: row, shiftID: shiftID, sample: sample))
+      return true
     }
     return result
   }
@@ -134,16 +138,19 @@ extension SampleStore {
     }
   }
 
-  /// Calls `body` with each row of the shift after `rowID`, in row order.
+  /// Calls `body` with each row of the shift after `rowID`, in row order, until it
+  /// returns false.
   func readRows(
-    ofShift shiftID: Int64, after rowID: Int64, _ body: (Int64, RouteSample) -> Void
+    ofShift shiftID: Int64, after rowID: Int64, _ body: (Int64, RouteSample) -> Bool
   ) throws(StoreError) {
     try database.withStatement(
       "SELECT \(Self.sampleColumns) FROM samples WHERE shift_id = ? AND id > ? ORDER BY id"
     ) { (s) throws(StoreError) in
       try s.bind(shiftID, at: 1)
       try s.bind(rowID, at: 2)
-      while try s.step() { body(s.int64(0), try sample(from: s)) }
+      while try s.step() {
+        guard body(s.int64(0), try sample(from: s)) else { return }
+      }
     }
   }
 

@@ -1,0 +1,38 @@
+import FoundationEssentials
+
+/// The calculator's walk fed one position at a time, for a reader whose route already comes
+/// in measurement order: a shift's rows nearly always do (stored as they were captured, an
+/// import stored sorted), so they need not be held, filtered and sorted before the walk.
+/// It checks that order as it goes. Sorting a route already in that order changes nothing,
+/// so the figure is exactly `RouteMileageCalculator.distance(of:covering:)`'s; a position
+/// that sorts before the one fed last (a clock stepped back) ends the pass without a figure,
+/// and the route must be measured whole, sorted.
+public struct RouteMileagePass: Sendable {
+  private var walk: RouteMileageAccumulator
+  /// The last position fed that can be on Earth: the next must not sort before it. Not the
+  /// walk's last position, which stays put while equal timestamps are skipped.
+  private var previous: RouteSample?
+  /// False once a position came out of measurement order: nothing more is walked.
+  public private(set) var isInMeasurementOrder = true
+
+  public init(calculator: RouteMileageCalculator = RouteMileageCalculator()) {
+    walk = RouteMileageAccumulator(maximumSampleInterval: calculator.maximumSampleInterval)
+  }
+
+  /// Walks `sample` if it keeps the route in measurement order. A position that cannot be
+  /// on Earth is skipped, as the calculator's filter drops it.
+  public mutating func add(_ sample: RouteSample) {
+    guard isInMeasurementOrder, RouteMileageCalculator.isMeasurable(sample) else { return }
+    if let previous, RouteMileageCalculator.measurementOrder(sample, previous) {
+      isInMeasurementOrder = false
+      return
+    }
+    walk.extend(with: sample)
+    previous = sample
+  }
+
+  /// The figure, or nil when a position came out of order and the route must be sorted.
+  public func distance(covering window: DateInterval? = nil) -> RouteDistance? {
+    isInMeasurementOrder ? walk.distance(covering: window) : nil
+  }
+}
