@@ -15,8 +15,18 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   public private(set) var usesInferredContinuity = false
   public private(set) var positionsWithAssumedAccuracy: Int = 0
   /// The first and last positions consumed.
-  public private(set) var first: RouteSample?
-  public private(set) var last: RouteSample?
+  public var first: RouteSample? { usablePositions > 0 ? firstPosition : nil }
+  public var last: RouteSample? { usablePositions > 0 ? lastPosition : nil }
+  /// The time of the last position consumed, read without copying the position.
+  public var lastTimestamp: Date? { usablePositions > 0 ? lastPosition.timestamp : nil }
+  /// What `first` and `last` hold once a position was consumed (`usablePositions` > 0),
+  /// `nowhere` before. Not optionals: every row of a shift replaces `lastPosition`, and an
+  /// optional of a type this size is copied and destroyed through its value witnesses.
+  private var firstPosition = Self.nowhere
+  private var lastPosition = Self.nowhere
+  private static let nowhere = RouteSample(
+    timestamp: Date(timeIntervalSince1970: 0), coordinate: GeoCoordinate(latitude: 0, longitude: 0),
+    horizontalAccuracy: 0, captureSessionID: nil)
   /// Whether the segment ending at `last` has already been counted as contributing.
   private var currentSegmentCounted = false
 
@@ -36,51 +46,59 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   @discardableResult
   public mutating func extend(with sample: RouteSample) -> RouteWalkStep {
     guard RouteMileageCalculator.isMeasurable(sample) else { return .skipped }
-    if let previous = last, sample.timestamp <= previous.timestamp { return .skipped }
+    let hasPrevious = usablePositions > 0
+    if hasPrevious, sample.timestamp <= lastPosition.timestamp { return .skipped }
     // A position with no session has no recorded continuity: every link to it is inferred.
     if sample.captureSessionID == nil { usesInferredContinuity = true }
     if sample.isAccuracyAssumed { positionsWithAssumedAccuracy += 1 }
-    guard let previous = last else {
-      first = sample
-      last = sample
+    guard hasPrevious else {
+      firstPosition = sample
+      lastPosition = sample
       usablePositions = 1
       return .began
     }
     usablePositions += 1
-    defer { last = sample }
-    switch continuity(from: previous, to: sample) {
-    case .recorded, .inferred:
-      // A held sample continues the stretch (capture went on while the vehicle stood
-      // still) without distance: capture judged the move to it the receiver's wander.
-      if !sample.isHeld {
-        metres += GeographicDistance.metres(from: previous.coordinate, to: sample.coordinate)
-      }
+    let link = Self.link(from: lastPosition, to: sample, maximumSampleInterval: maximumSampleInterval)
+    lastPosition = sample
+    switch link {
+    case .continued(let metres):
+      self.metres += metres
       if !currentSegmentCounted {
         segments += 1
         currentSegmentCounted = true
       }
       return .continued
-    case .broken:
+    case .broken(let gap):
       gaps += 1
       currentSegmentCounted = false
-      // Different sessions: capture was interrupted, and the earlier one's end says why.
-      // The same session too far apart: fixes stopped being kept.
-      let kind: RouteGap.Kind =
-        previous.captureSessionID == sample.captureSessionID
-        ? .noFixes : .sessionChanged(ended: previous.captureSessionID, began: sample.captureSessionID)
-      return .broke(RouteGap(kind: kind, from: previous.timestamp, to: sample.timestamp))
+      return .broke(gap)
     }
   }
 
-  enum Continuity { case recorded, inferred, broken }
+  /// What joins `previous` to the next position walked, `sample`.
+  enum Link {
+    /// The stretch goes on, this many metres further.
+    case continued(metres: Double)
+    case broken(RouteGap)
+  }
 
-  /// Two positions are continuous when they share a capture session (or both have none,
-  /// when continuity is inferred) and are at most `maximumSampleInterval` apart.
-  func continuity(from a: RouteSample, to b: RouteSample) -> Continuity {
-    guard a.captureSessionID == b.captureSessionID,
-      b.timestamp.timeIntervalSince(a.timestamp) <= maximumSampleInterval
-    else { return .broken }
-    return a.captureSessionID == nil ? .inferred : .recorded
+  static func link(
+    from previous: RouteSample, to sample: RouteSample, maximumSampleInterval: TimeInterval
+  ) -> Link {
+    // Two positions are continuous when they share a capture session (or both have none,
+    // when continuity is inferred) and are at most `maximumSampleInterval` apart.
+    let sameSession = previous.captureSessionID == sample.captureSessionID
+    guard sameSession, sample.timestamp.timeIntervalSince(previous.timestamp) <= maximumSampleInterval else {
+      // Different sessions: capture was interrupted, and the earlier one's end says why.
+      // The same session too far apart: fixes stopped being kept.
+      let kind: RouteGap.Kind =
+        sameSession ? .noFixes : .sessionChanged(ended: previous.captureSessionID, began: sample.captureSessionID)
+      return .broken(RouteGap(kind: kind, from: previous.timestamp, to: sample.timestamp))
+    }
+    // A held sample continues the stretch (capture went on while the vehicle stood still)
+    // without distance: capture judged the move to it the receiver's wander.
+    if sample.isHeld { return .continued(metres: 0) }
+    return .continued(metres: GeographicDistance.metres(from: previous.coordinate, to: sample.coordinate))
   }
 
   /// The distance walked so far. With the shift's window (a completed shift), a route that

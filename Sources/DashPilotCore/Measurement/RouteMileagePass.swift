@@ -9,9 +9,10 @@ import FoundationEssentials
 /// and the route must be measured whole, sorted.
 public struct RouteMileagePass: Sendable {
   private var walk: RouteMileageAccumulator
-  /// The last position fed that can be on Earth: the next must not sort before it. Not the
-  /// walk's last position, which stays put while equal timestamps are skipped.
-  private var previous: RouteSample?
+  /// The last position fed when the walk skipped it for sharing the walk's last timestamp:
+  /// the next must not sort before it either. Only meaningful while `lastFedTied`.
+  private var tied: RouteSample?
+  private var lastFedTied = false
   /// False once a position came out of measurement order: nothing more is walked.
   public private(set) var isInMeasurementOrder = true
 
@@ -23,12 +24,22 @@ public struct RouteMileagePass: Sendable {
   /// on Earth is skipped, as the calculator's filter drops it.
   public mutating func add(_ sample: RouteSample) {
     guard isInMeasurementOrder, RouteMileageCalculator.isMeasurable(sample) else { return }
-    if let previous, RouteMileageCalculator.measurementOrder(sample, previous) {
+    guard let lastTimestamp = walk.lastTimestamp, sample.timestamp <= lastTimestamp else {
+      // Later than everything walked: in order, whatever else it holds.
+      lastFedTied = false
+      walk.extend(with: sample)
+      return
+    }
+    // At or before the walk's last time: in order only as a tie that sorts after the last
+    // position fed. The walk skips it, but the next position must sort after it too.
+    let reference = lastFedTied ? tied : walk.last
+    if let reference, RouteMileageCalculator.measurementOrder(sample, reference) {
       isInMeasurementOrder = false
       return
     }
     walk.extend(with: sample)
-    previous = sample
+    tied = sample
+    lastFedTied = true
   }
 
   /// The figure, or nil when a position came out of order and the route must be sorted.
