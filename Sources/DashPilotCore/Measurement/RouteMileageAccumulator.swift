@@ -24,6 +24,8 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   /// optional of a type this size is copied and destroyed through its value witnesses.
   private var firstPosition = Self.nowhere
   private var lastPosition = Self.nowhere
+  /// The cosine of `lastPosition`'s latitude when the last step measured it, for the next.
+  private var lastCosineOfLatitude: Double?
   private static let nowhere = RouteSample(
     timestamp: Date(timeIntervalSince1970: 0), coordinate: GeoCoordinate(latitude: 0, longitude: 0),
     horizontalAccuracy: 0, captureSessionID: nil)
@@ -44,7 +46,8 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   /// Walks one position and says what it did: the one place a gap is seen, so whoever needs
   /// the stretches and gaps themselves (`RouteMileageCalculator.measure`) observes this.
   @discardableResult
-  public mutating func extend(with sample: RouteSample) -> RouteWalkStep {
+  /// The position is consumed: the walk keeps it as its last without copying it.
+  public mutating func extend(with sample: consuming RouteSample) -> RouteWalkStep {
     guard RouteMileageCalculator.isMeasurable(sample) else { return .skipped }
     let hasPrevious = usablePositions > 0
     if hasPrevious, sample.timestamp <= lastPosition.timestamp { return .skipped }
@@ -52,23 +55,28 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
     if sample.captureSessionID == nil { usesInferredContinuity = true }
     if sample.isAccuracyAssumed { positionsWithAssumedAccuracy += 1 }
     guard hasPrevious else {
-      firstPosition = sample
+      firstPosition = copy sample
       lastPosition = sample
+      lastCosineOfLatitude = nil
       usablePositions = 1
       return .began
     }
     usablePositions += 1
-    let link = Self.link(from: lastPosition, to: sample, maximumSampleInterval: maximumSampleInterval)
+    let link = Self.link(
+      from: lastPosition, cosineOfLatitude: lastCosineOfLatitude, to: sample,
+      maximumSampleInterval: maximumSampleInterval)
     lastPosition = sample
     switch link {
-    case .continued(let metres):
+    case .continued(let metres, let cosineOfLatitude):
       self.metres += metres
+      lastCosineOfLatitude = cosineOfLatitude
       if !currentSegmentCounted {
         segments += 1
         currentSegmentCounted = true
       }
       return .continued
     case .broken(let gap):
+      lastCosineOfLatitude = nil
       gaps += 1
       currentSegmentCounted = false
       return .broke(gap)
@@ -77,13 +85,16 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
 
   /// What joins `previous` to the next position walked, `sample`.
   enum Link {
-    /// The stretch goes on, this many metres further.
-    case continued(metres: Double)
+    /// The stretch goes on, this many metres further; with the cosine of the new last
+    /// position's latitude when the step measured it.
+    case continued(metres: Double, cosineOfLatitude: Double?)
     case broken(RouteGap)
   }
 
+  /// `cosineOfLatitude` is that of `previous`, when known.
   static func link(
-    from previous: RouteSample, to sample: RouteSample, maximumSampleInterval: TimeInterval
+    from previous: RouteSample, cosineOfLatitude: Double?, to sample: RouteSample,
+    maximumSampleInterval: TimeInterval
   ) -> Link {
     // Two positions are continuous when they share a capture session (or both have none,
     // when continuity is inferred) and are at most `maximumSampleInterval` apart.
@@ -97,8 +108,12 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
     }
     // A held sample continues the stretch (capture went on while the vehicle stood still)
     // without distance: capture judged the move to it the receiver's wander.
-    if sample.isHeld { return .continued(metres: 0) }
-    return .continued(metres: GeographicDistance.metres(from: previous.coordinate, to: sample.coordinate))
+    if sample.isHeld { return .continued(metres: 0, cosineOfLatitude: nil) }
+    let step = GeographicDistance.metres(
+      from: previous.coordinate,
+      cosineOfLatitude: cosineOfLatitude ?? GeographicDistance.cosineOfLatitude(previous.coordinate),
+      to: sample.coordinate)
+    return .continued(metres: step.metres, cosineOfLatitude: step.cosineOfLatitudeB)
   }
 
   /// The distance walked so far. With the shift's window (a completed shift), a route that

@@ -22,7 +22,8 @@ public struct RouteMileagePass: Sendable {
 
   /// Walks `sample` if it keeps the route in measurement order. A position that cannot be
   /// on Earth is skipped, as the calculator's filter drops it.
-  public mutating func add(_ sample: RouteSample) {
+  /// The position is consumed, as the walk consumes it.
+  public mutating func add(_ sample: consuming RouteSample) {
     guard isInMeasurementOrder, RouteMileageCalculator.isMeasurable(sample) else { return }
     guard let lastTimestamp = walk.lastTimestamp, sample.timestamp <= lastTimestamp else {
       // Later than everything walked: in order, whatever else it holds.
@@ -37,7 +38,7 @@ public struct RouteMileagePass: Sendable {
       isInMeasurementOrder = false
       return
     }
-    walk.extend(with: sample)
+    walk.extend(with: copy sample)
     tied = sample
     lastFedTied = true
   }

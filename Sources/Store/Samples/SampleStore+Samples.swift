@@ -141,7 +141,7 @@ extension SampleStore {
   /// Calls `body` with each row of the shift after `rowID`, in row order, until it
   /// returns false.
   func readRows(
-    ofShift shiftID: Int64, after rowID: Int64, _ body: (Int64, RouteSample) -> Bool
+    ofShift shiftID: Int64, after rowID: Int64, _ body: (Int64, consuming RouteSample) -> Bool
   ) throws(StoreError) {
     try database.withStatement(
       "SELECT \(Self.sampleColumns) FROM samples WHERE shift_id = ? AND id > ? ORDER BY id"
