@@ -105,7 +105,7 @@ extension SampleStore {
     try database.readTransaction { () throws(StoreError) -> RouteDistance in
       guard let stored = try shift(id: id) else { throw .shiftNotFound(id) }
       var pass = RouteMileagePass(calculator: stored.calculator)
-      try readRows(ofShift: id, after: 0) { (_, sample) in
+      try readSamples(ofShift: id) { (sample) in
         pass.add(sample)
         return pass.isInMeasurementOrder
       }
