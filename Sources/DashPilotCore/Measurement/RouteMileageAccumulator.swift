@@ -45,8 +45,8 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
 
   /// Walks one position and says what it did: the one place a gap is seen, so whoever needs
   /// the stretches and gaps themselves (`RouteMileageCalculator.measure`) observes this.
-  @discardableResult
   /// The position is consumed: the walk keeps it as its last without copying it.
+  @discardableResult
   public mutating func extend(with sample: consuming RouteSample) -> RouteWalkStep {
     guard RouteMileageCalculator.isMeasurable(sample) else { return .skipped }
     let hasPrevious = usablePositions > 0
@@ -108,6 +108,7 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
     }
     // A held sample continues the stretch (capture went on while the vehicle stood still)
     // without distance: capture judged the move to it the receiver's wander.
+    // (Adding 0 leaves the sum exactly as it was.)
     if sample.isHeld { return .continued(metres: 0, cosineOfLatitude: nil) }
     let step = GeographicDistance.metres(
       from: previous.coordinate,
