@@ -154,8 +154,9 @@ enum StoreBench {
           }
         })
     }
-    // Where the one pass spends its time: reading the rows into samples, then the
-    // calculator (filter, sort, walk) over them.
+    // Where the one pass spends its time, split in two: reading the rows into an array of
+    // samples, then the calculator over the array (the walk; a route in measurement order,
+    // as these rows are, is not sorted). The one pass itself walks the rows as they are read.
     var rows: [RouteSample] = []
     let read = try report.seconds { rows = try store.samples(ofShift: shiftID) }
     let calculate = report.seconds { _ = RouteMileageCalculator().distance(of: rows) }

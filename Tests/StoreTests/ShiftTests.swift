@@ -83,6 +83,23 @@ import Testing
     #expect(abs(distance.metres - RouteMileageCalculator().distance(of: route).metres) < 0.05)
   }
 
+  @Test func rowsStoredOutOfTimeOrderAreMeasuredSorted() throws {
+    let file = try TemporaryStoreFile("backwards")
+    let store = try file.open()
+    let shift = try store.startShift(at: at(1_700_000_000))
+    var rows = straightRoute(count: 11)
+    rows.swapAt(4, 5)  // a clock stepped back: stored as it came
+    try store.append(rows, toShift: shift.id)
+    let ended = try store.endShift(shift.id, at: at(1_700_000_010))
+    let distance = try store.recordedDistance(ofShift: shift.id)
+    let stored = try rows.map { try SampleStore.storedForm(of: $0) }
+    #expect(distance == RouteMileageCalculator().distance(of: stored, covering: ended.shift.window))
+    #expect(distance.usablePositions == 11)
+    #expect(distance.segments == 1)
+    #expect(distance.gaps == 0)
+    #expect(abs(distance.metres - 1_000) < 0.05)
+  }
+
   @Test func aShiftIsMeasuredWithItsOwnContinuityLimit() throws {
     let file = try TemporaryStoreFile("limit")
     let store = try file.open()

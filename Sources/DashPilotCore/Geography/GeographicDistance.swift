@@ -9,15 +9,29 @@ public enum GeographicDistance {
 
   /// Great-circle distance in metres.
   public static func metres(from a: GeoCoordinate, to b: GeoCoordinate) -> Double {
+    metres(from: a, cosineOfLatitude: cosineOfLatitude(a), to: b).metres
+  }
+
+  /// `metres(from:to:)` given the cosine of `a`'s latitude (`cosineOfLatitude(a)`), with
+  /// the cosine of `b`'s it computed: a walk measures each position against the next, so
+  /// each cosine serves two steps. The same arithmetic, so the same figure to the bit.
+  @inline(__always)
+  public static func metres(
+    from a: GeoCoordinate, cosineOfLatitude cosineA: Double, to b: GeoCoordinate
+  ) -> (metres: Double, cosineOfLatitudeB: Double) {
     let phi1 = radians(a.latitude)
     let phi2 = radians(b.latitude)
+    let cosineB = Trigonometry.cos(phi2)
     let dPhi = phi2 - phi1
     let dLambda = radians(b.longitude - a.longitude)
-    let h =
-      Trigonometry.sin(dPhi / 2) * Trigonometry.sin(dPhi / 2) + Trigonometry.cos(phi1) * Trigonometry.cos(phi2)
-      * Trigonometry.sin(dLambda / 2) * Trigonometry.sin(dLambda / 2)
-    return 2 * earthRadius * Trigonometry.asin(min(1, h.squareRoot()))
+    let sinHalfDPhi = Trigonometry.sin(dPhi / 2)
+    let sinHalfDLambda = Trigonometry.sin(dLambda / 2)
+    let h = sinHalfDPhi * sinHalfDPhi + cosineA * cosineB * sinHalfDLambda * sinHalfDLambda
+    return (2 * earthRadius * Trigonometry.asin(min(1, h.squareRoot())), cosineB)
   }
+
+  @inline(__always)
+  public static func cosineOfLatitude(_ a: GeoCoordinate) -> Double { Trigonometry.cos(radians(a.latitude)) }
 
   /// Initial bearing from `a` towards `b`, in degrees clockwise from true north, 0..<360.
   public static func initialBearing(from a: GeoCoordinate, to b: GeoCoordinate) -> Double {

@@ -73,11 +73,19 @@ public final class Statement {
     }
   }
 
+  @inline(__always)
   public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
+  @inline(__always)
   public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-  public func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+  /// NULL reads as 0, so only a 0 needs the column's type: this runs for several columns
+  /// of every row a shift's measurement reads.
+  @inline(__always)
+  public func optionalInt64(_ column: Int32) -> Int64? {
+    let value = int64(column)
+    return value == 0 && isNull(column) ? nil : value
+  }
 
   public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 

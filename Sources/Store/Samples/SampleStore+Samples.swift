@@ -25,7 +25,10 @@ extension SampleStore {
     var result: [RouteSample] = []
     guard try shift(id: shiftID) != nil else { throw .shiftNotFound(shiftID) }
     result.reserveCapacity(try sampleCount(ofShift: shiftID))
-    try readRows(ofShift: shiftID, after: 0) { (_, sample) in result.append(sample) }
+    try readRows(ofShift: shiftID, after: 0) { (_, sample) in
+      result.append(sample)
+      return true
+    }
     return result
   }
 
@@ -34,6 +37,7 @@ extension SampleStore {
     var result: [StoredSample] = []
     try readRows(ofShift: shiftID, after: rowID) { (row, sample) in
       result.append(StoredSample(rowID: row, shiftID: shiftID, sample: sample))
+      return true
     }
     return result
   }
@@ -87,10 +91,13 @@ extension SampleStore {
 
   // MARK: - Rows
 
-  static let sampleColumns =
+  static let sampleColumns = "id, \(sampleValueColumns)"
+
+  /// The columns `sample(from:firstColumn:)` decodes, in order.
+  static let sampleValueColumns =
     """
-    id, capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm, speed_cm_s, course_cdeg, \
-    held, accuracy_assumed
+    capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm, speed_cm_s, course_cdeg, held, \
+    accuracy_assumed
     """
 
   static func encode(_ samples: [RouteSample]) throws(StoreError) -> [EncodedSample] {
@@ -142,27 +149,45 @@ extension SampleStore {
     }
   }
 
-  /// Calls `body` with each row of the shift after `rowID`, in row order.
+  /// Calls `body` with each row of the shift after `rowID`, in row order, until it
+  /// returns false.
   func readRows(
-    ofShift shiftID: Int64, after rowID: Int64, _ body: (Int64, RouteSample) -> Void
+    ofShift shiftID: Int64, after rowID: Int64, _ body: (Int64, consuming RouteSample) -> Bool
   ) throws(StoreError) {
     try database.withStatement(
       "SELECT \(Self.sampleColumns) FROM samples WHERE shift_id = ? AND id > ? ORDER BY id"
     ) { (s) throws(StoreError) in
       try s.bind(shiftID, at: 1)
       try s.bind(rowID, at: 2)
-      while try s.step() { body(s.int64(0), try sample(from: s)) }
+      while try s.step() {
+        guard body(s.int64(0), try sample(from: s)) else { return }
+      }
     }
   }
 
-  /// Decodes the columns of `sampleColumns`.
-  func sample(from s: Statement) throws(StoreError) -> RouteSample {
+  /// Calls `body` with each of the shift's samples in row order, until it returns false:
+  /// what the one pass reads, with no row ids, since every column read costs once per row.
+  func readSamples(ofShift shiftID: Int64, _ body: (consuming RouteSample) -> Bool) throws(StoreError) {
+    try database.withStatement(
+      "SELECT \(Self.sampleValueColumns) FROM samples WHERE shift_id = ? ORDER BY id"
+    ) { (s) throws(StoreError) in
+      try s.bind(shiftID, at: 1)
+      while try s.step() {
+        guard body(try sample(from: s, firstColumn: 0)) else { return }
+      }
+    }
+  }
+
+  /// Decodes the columns of `sampleValueColumns`, the first of them at `first` (1 after
+  /// the id of `sampleColumns`).
+  func sample(from s: Statement, firstColumn first: Int32 = 1) throws(StoreError) -> RouteSample {
     var session: CaptureSessionID?
-    if let row = s.optionalInt64(1) { session = try captureSessionID(ofRow: row) }
+    if let row = s.optionalInt64(first) { session = try captureSessionID(ofRow: row) }
     let columns = EncodedSample(
-      fixTimeMilliseconds: s.int64(2), latitudeE7: s.int64(3), longitudeE7: s.int64(4),
-      horizontalAccuracyCentimetres: s.int64(5), speedCentimetresPerSecond: s.optionalInt64(6),
-      courseCentidegrees: s.optionalInt64(7), held: s.int64(8) != 0, accuracyAssumed: s.int64(9) != 0)
+      fixTimeMilliseconds: s.int64(first + 1), latitudeE7: s.int64(first + 2), longitudeE7: s.int64(first + 3),
+      horizontalAccuracyCentimetres: s.int64(first + 4), speedCentimetresPerSecond: s.optionalInt64(first + 5),
+      courseCentidegrees: s.optionalInt64(first + 6), held: s.int64(first + 7) != 0,
+      accuracyAssumed: s.int64(first + 8) != 0)
     return columns.routeSample(session: session)
   }
 

@@ -98,11 +98,19 @@ extension SampleStore {
   /// The shift's recorded distance, measured now from its stored rows in one pass, with
   /// the shift's window when it has ended. Nothing derived is stored, so a fix to the
   /// calculation improves every historical shift.
+  /// The rows are walked as they are read (`RouteMileagePass`), none of them held; only a
+  /// shift whose rows are out of measurement order (a clock stepped back) is read again
+  /// whole and sorted.
   public func recordedDistance(ofShift id: Int64) throws(StoreError) -> RouteDistance {
     try database.readTransaction { () throws(StoreError) -> RouteDistance in
       guard let stored = try shift(id: id) else { throw .shiftNotFound(id) }
-      let samples = try storedSamples(ofShift: id).map(\.sample)
-      return stored.shift.recordedDistance(of: samples, calculator: stored.calculator)
+      var pass = RouteMileagePass(calculator: stored.calculator)
+      try readSamples(ofShift: id) { (sample) in
+        pass.add(sample)
+        return pass.isInMeasurementOrder
+      }
+      if let distance = pass.distance(covering: stored.shift.window) { return distance }
+      return stored.shift.recordedDistance(of: try samples(ofShift: id), calculator: stored.calculator)
     }
   }
 
