@@ -37,14 +37,21 @@ public final class ActiveShiftRouteService {
       }
       let tally = ActiveRouteMeasurement.StoreTally(
         rowEpoch: rowEpoch, lastRowID: lastRowID, rowAtLastRead: rowAtLastRead)
+      let readAfter: Int64
       switch current.step(given: tally) {
       case .upToDate:
-        break
+        measurement = current
+        return Status(shift: open, distance: current.distance, rowsMeasured: current.rowsRead)
       case .readRows(let after):
-        current.extend(with: try store.storedSamples(ofShift: open.id, after: after), rowEpoch: rowEpoch)
+        readAfter = after
       case .measureAgain:
         current.startAgain()
-        current.extend(with: try store.storedSamples(ofShift: open.id, after: 0), rowEpoch: rowEpoch)
+        readAfter = 0
+      }
+      // Walked as they are read: the first status of a long shift holds no copy of it.
+      try store.readRows(ofShift: open.id, after: readAfter) { (row, sample) in
+        current.extend(with: StoredSample(rowID: row, shiftID: open.id, sample: sample), rowEpoch: rowEpoch)
+        return true
       }
       measurement = current
       return Status(shift: open, distance: current.distance, rowsMeasured: current.rowsRead)
