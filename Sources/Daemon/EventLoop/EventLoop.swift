@@ -83,14 +83,19 @@ public final class EventLoop {
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
       if ready < 0 && errno != EINTR { usleep(10_000) }
       if ready > 0 {
-        for descriptor in descriptors where descriptor.revents != 0 && descriptor.fd != mailbox.wakeReadFD {
+        for descriptor in descriptors.dropFirst() where descriptor.revents != 0 {
           // A handler earlier in this round may have closed this descriptor.
           guard let watcher = watchers[descriptor.fd] else { continue }
           watcher.handler(descriptor.revents)
           if stopRequested { break }
         }
+        // Work posted always writes the wake byte (see `LoopMailbox.post`), so the queue
+        // is drained only when the pipe says so: a round for a gpsd report, which every
+        // report pays, then makes no read of an empty pipe.
+        if descriptors[0].revents != 0 {
+          for work in mailbox.drain() { work() }
+        }
       }
-      for work in mailbox.drain() { work() }
       runDueTimers()
     }
   }

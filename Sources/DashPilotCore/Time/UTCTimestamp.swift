@@ -34,7 +34,12 @@ public enum UTCTimestamp {
   /// fraction of any length, or none). Parsed by hand, because a formatter is slow, not
   /// Sendable, and accepts more than this form.
   public static func parse(_ text: String) -> Date? {
-    let bytes = Array(text.utf8)
+    // The string's own bytes, not a copy: every fix gpsd reports has its time read here.
+    var text = text
+    return text.withUTF8(parse(utf8:))
+  }
+
+  private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
     guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
     func number(_ range: Range<Int>) -> Int? {
       var value = 0

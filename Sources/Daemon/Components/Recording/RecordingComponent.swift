@@ -142,12 +142,26 @@ public final class RecordingComponent: DaemonComponent {
     context.loop.watch(socket, events: Int16(POLLIN)) { [unowned self] _ in readGPSD() }
   }
 
+  /// gpsd writes a cycle's reports (TPV, GST, SKY ...) one after another, so the next is
+  /// often there by the time the last is handled: it is read at once, in the same turn of
+  /// the loop, rather than after another poll. A few reads at most, so a flood from gpsd
+  /// never keeps the loop from the control socket and the tick.
   private func readGPSD() {
-    guard let source else { return unwatchGPSD() }
-    let (reports, open) = source.readAvailable()
-    for report in reports { handle(report) }
-    if !open { unwatchGPSD() }
+    guard let source, let context else { return unwatchGPSD() }
+    for _ in 0..<Self.readsPerTurn {
+      let (reports, open) = source.readAvailable()
+      if !reports.isEmpty {
+        // One reading of the clocks for what one read brought (it arrived together).
+        let now = context.clock.now()
+        for report in reports { handle(report, now: now) }
+      }
+      if !open { return unwatchGPSD() }
+      if reports.isEmpty { return }
+    }
   }
+
+  /// The reads of gpsd's socket one turn of the loop makes at most.
+  static let readsPerTurn = 4
 
   private func unwatchGPSD() {
     guard let socket = gpsdSocket else { return }
@@ -199,15 +213,24 @@ public final class RecordingComponent: DaemonComponent {
 
   func handle(_ event: GPSDSourceEvent) {
     guard let now = context?.clock.now() else { return }
-    perform(coordinator.gpsdReported(event))
+    handle(event, now: now)
+  }
+
+  private func handle(_ event: GPSDSourceEvent, now: ClockReading) {
+    // A report of a class nothing here reads (GST, SKY, WATCH: half of what gpsd sends)
+    // changes no status and no capture; it is not worth a turn through either.
+    if case .report(.other, _) = event { return }
+    perform(coordinator.gpsdReported(event), now: now)
     guard let capture else { return }
-    perform(coordinator.captured(capture.handle(event, synchronisedWallClock: now.synchronisedWall), now: now))
+    perform(
+      coordinator.captured(capture.handle(event, synchronisedWallClock: now.synchronisedWall), now: now), now: now)
   }
 
   // MARK: - Carrying out the coordinator's actions
 
-  func perform(_ actions: [RecordingAction]) {
-    guard let context else { return }
+  /// `now`: the clocks as the caller read them for the input that led to `actions`.
+  func perform(_ actions: [RecordingAction], now: ClockReading? = nil) {
+    guard let context, !actions.isEmpty else { return }
     for action in actions {
       switch action {
       case let .announce(report):
@@ -215,7 +238,7 @@ public final class RecordingComponent: DaemonComponent {
       case let .log(priority, message, fields):
         context.logger.log(priority, message, fields: fields)
       case let .observeFix(fix):
-        context.noteReceiverTime(fix.timestamp, at: context.clock.now())
+        context.noteReceiverTime(fix.timestamp, at: now ?? context.clock.now())
         for observer in observers { observer.observe(fix: fix) }
       case let .observeAccepted(sample):
         for observer in observers { observer.observe(accepted: sample) }
