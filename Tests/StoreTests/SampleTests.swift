@@ -120,13 +120,16 @@ import Testing
     #expect(try epoch() == start + 1, "a delete")
     try store.database.execute("UPDATE samples SET held = 1 WHERE id = 3")
     #expect(try epoch() == start + 2, "an update")
+    func insertSample(atSecond second: Int) throws(StoreError) {
+      try store.database.execute(
+        """
+        INSERT INTO samples (shift_id, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm)
+        VALUES (1, \(1_700_000_000_000 + second * 1000), 515000000, -1200000, 500)
+        """)
+    }
     #expect(throws: StoreError.self) {
       try store.database.writeTransaction("insert, then fail") { () throws(StoreError) in
-        try store.database.execute(
-          """
-          INSERT INTO samples (shift_id, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm)
-          VALUES (1, 1700000010000, 515000000, -1200000, 500)
-          """)
+        try insertSample(atSecond: 10)
         throw .shiftNotFound(99)
       }
     }
@@ -134,11 +137,7 @@ import Testing
     #expect(throws: StoreError.self) {
       try store.database.writeTransaction("outer") { () throws(StoreError) in
         try store.database.writeTransaction("inner") { () throws(StoreError) in
-          try store.database.execute(
-            """
-            INSERT INTO samples (shift_id, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm)
-            VALUES (1, 1700000011000, 515000000, -1200000, 500)
-            """)
+          try insertSample(atSecond: 11)
           throw .shiftNotFound(98)
         }
       }
