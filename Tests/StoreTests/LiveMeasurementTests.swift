@@ -160,10 +160,8 @@ import Testing
     let samples = straightRoute(count: 3)
     #expect(measurement.step(given: .init(rowEpoch: 0, lastRowID: 0, rowAtLastRead: nil)) == .upToDate)
     #expect(measurement.step(given: .init(rowEpoch: 4, lastRowID: 2, rowAtLastRead: nil)) == .readRows(after: 0))
-    measurement.extend(
-      with: [
-        StoredSample(rowID: 1, shiftID: 1, sample: samples[0]), StoredSample(rowID: 2, shiftID: 1, sample: samples[1]),
-      ], rowEpoch: 4)
+    measurement.extend(with: StoredSample(rowID: 1, shiftID: 1, sample: samples[0]), rowEpoch: 4)
+    measurement.extend(with: StoredSample(rowID: 2, shiftID: 1, sample: samples[1]), rowEpoch: 4)
     #expect(measurement.rowsRead == 2)
     #expect(measurement.lastRowID == 2)
     #expect(measurement.rowEpochRead == 4)

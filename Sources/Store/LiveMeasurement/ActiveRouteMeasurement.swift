@@ -68,15 +68,9 @@ public struct ActiveRouteMeasurement: Sendable, Hashable {
     return .readRows(after: lastRowID)
   }
 
-  /// Extends forwards with `rows`, read in row order after `lastRowID` while the store's
+  /// Extends forwards with one row, read in row order after `lastRowID` while the store's
   /// row epoch was `rowEpoch`. A position at or before the last one walked is not counted
   /// (the one-pass rule too).
-  public mutating func extend(with rows: [StoredSample], rowEpoch: UInt64) {
-    for row in rows { extend(with: row, rowEpoch: rowEpoch) }
-    rowEpochRead = rowEpoch
-  }
-
-  /// Extends forwards with one row, as it is read (see `extend(with:rowEpoch:)`).
   public mutating func extend(with row: StoredSample, rowEpoch: UInt64) {
     walk.extend(with: row.sample)
     if row.rowID > lastRowID { lastRowRead = row }

@@ -86,7 +86,7 @@ enum DatabaseOpener {
     // whole, and a one-second commit changes a row or two in the samples table and its
     // index, a page each: 1 KiB pages write a quarter of what 4 KiB ones did, while a long
     // scan reads about as fast (`make bench`: store.bytes_written_per_hour_1hz,
-    // store_one_pass_*).
+    // store.one_pass_ratio_to_scan).
     try database.execute("PRAGMA page_size = \(newFilePageSize)")
     let mode = try database.scalarText("PRAGMA journal_mode = WAL")
     guard mode?.lowercased() == "wal" else {
