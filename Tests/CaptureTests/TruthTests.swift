@@ -16,11 +16,16 @@ struct TruthTests {
     var gaps: Int
     var sessions: Int
     var accuracyAssumed: Bool
+    var everyFixAccuracyAssumed: Bool
+    var walking: Bool
     var description: String { name }
   }
 
   static let truthDirectory = TestPaths.fixtures.appendingPathComponent("truth")
-  static let names = ["cold-start", "parked-multipath", "slow-poor-first-fix", "rmc-only", "noisy-walk"]
+  static let names = [
+    "cold-start", "parked-multipath", "slow-poor-first-fix", "rmc-only", "noisy-walk", "cold-start-jump", "phone-walk",
+    "logger-walk", "delivery-day",
+  ]
 
   static func truthCase(_ name: String) throws -> Case {
     let data = try Data(contentsOf: truthDirectory.appendingPathComponent("\(name).expected.json"))
@@ -30,7 +35,9 @@ struct TruthTests {
       trueMetres: try #require((object["true_metres"] as? NSNumber)?.doubleValue),
       tolerance: try #require(object["tolerance_fraction"] as? Double), gaps: try #require(object["gaps"] as? Int),
       sessions: try #require(object["capture_sessions"] as? Int),
-      accuracyAssumed: object["accuracy_assumed"] as? Bool ?? false)
+      accuracyAssumed: object["accuracy_assumed"] as? Bool ?? false,
+      everyFixAccuracyAssumed: object["every_fix_accuracy_assumed"] as? Bool ?? false,
+      walking: object["walking"] as? Bool ?? false)
   }
 
   @Test(arguments: names)
@@ -43,7 +50,7 @@ struct TruthTests {
     #expect(result.distance.gaps == expected.gaps)
     #expect(result.captureSessions == expected.sessions)
     #expect(result.distance.usesAssumedAccuracy == expected.accuracyAssumed)
-    if expected.accuracyAssumed {
+    if expected.everyFixAccuracyAssumed {
       #expect(result.statistics.accuracyAssumed == result.statistics.accepted)
       #expect(result.statistics.rejected[.noAccuracyEstimate] == 1)
     }
@@ -56,6 +63,35 @@ struct TruthTests {
     #expect(result.distance.segments == 1)
     // Forty minutes parked: a held sample a minute.
     #expect(result.statistics.held == 40)
+  }
+
+  /// The walks (issue 28): the worst keeps at least 85 % of what was walked, and none
+  /// more than was walked (`bench truth.walk_kept_worst_ratio`).
+  @Test func everyWalkKeepsMostOfWhatWasWalkedAndNoMore() throws {
+    var ratios: [String: Double] = [:]
+    for name in Self.names {
+      let expected = try Self.truthCase(name)
+      guard expected.walking else { continue }
+      let result = try GPSDLogReplay.replay(contentsOf: Self.truthDirectory.appendingPathComponent("\(name).json"))
+      ratios[name] = result.distance.metres / expected.trueMetres
+    }
+    #expect(ratios.keys.sorted() == ["logger-walk", "noisy-walk", "phone-walk"])
+    #expect(ratios.values.allSatisfy { $0 >= 0.85 && $0 <= 1 }, "\(ratios)")
+  }
+
+  /// The u-blox cold start of issue 28: 2D fixes without an error estimate (25 m assumed),
+  /// then a 355 m jump to 3D and 15 s of settling. It recorded 3,589 m of a 3,309.5 m
+  /// drive; the switch to 3D is now held, a re-solution and no move.
+  @Test func aColdStartThatJumpsTo3DIsHeldNotDriven() throws {
+    let result = try GPSDLogReplay.replay(
+      contentsOf: Self.truthDirectory.appendingPathComponent("cold-start-jump.json"))
+    let firstThreeDimensional = try #require(GPSDLogReplay.parseInstant("2024-11-01T22:27:35Z"))
+    let switched = try #require(result.samples.first { $0.timestamp == firstThreeDimensional })
+    #expect(switched.isHeld)
+    // Nothing before the drive moved: every kept sample until the car leaves is held.
+    let leaving = try #require(result.samples.first { !$0.isHeld && $0.timestamp > firstThreeDimensional })
+    #expect(result.samples.filter { $0.timestamp < leaving.timestamp }.dropFirst().allSatisfy { $0.isHeld })
+    #expect(result.statistics.accuracyAssumed == 1)
   }
 
   // MARK: - Recordings from other public projects

@@ -2,16 +2,24 @@ import FoundationEssentials
 
 /// The capture rules, applied once, when a fix arrives. The calculator never re-judges.
 ///
-/// Besides the per-fix gates (fix, coordinate, accuracy, age, order), the filter decides
-/// what a fix says about movement, judged against the last retained sample (the
-/// reference) and against the receiver's own recent fixes (`MotionEvidence`):
+/// Besides the per-fix gates (fix, coordinate, accuracy, age, order: see `admit`), the
+/// filter decides what a fix says about movement, judged against the last retained sample
+/// (the reference) and against the receiver's own recent fixes (`MotionEvidence`):
 /// - an outlier (an implausible speed from the reference or from the previous fix) is
-///   rejected, and a streak of outliers that agree with each other is believed;
-/// - a fix within the receiver's own noise of the reference, reported standing still, or
-///   further from it than the receiver's reported speeds can explain, is not a move: it is
-///   rejected, except that once a minute it is kept as a held sample (`RouteSample.isHeld`),
-///   which shows capture went on and adds no distance;
-/// - anything else is a move, kept and measured.
+///   rejected; a streak of them that agree with each other is believed as a position, but
+///   the jump to it is never a move;
+/// - a change between 2D and 3D is the receiver solving afresh: the step across it is
+///   neither an outlier nor movement;
+/// - a fix within the receiver's own noise of the reference while it reports standing
+///   still (unless its positions follow its speeds and courses out of that noise: a
+///   walker), or further from the reference than the receiver's reported speeds carried it
+///   (unless the positions since agree with each other, step after step: speeds that are
+///   wrong), is not a move: it is rejected, except that once a minute (or at once, for a
+///   re-solution) it is kept as a held sample (`RouteSample.isHeld`), which shows capture
+///   went on and adds no distance;
+/// - anything else is a move, kept and measured. Over a stretch, the kept moves add up to
+///   no more than the speeds carried, plus a small margin and what the fixes' own scatter
+///   allows one move to overdraw: the figure is a floor.
 public struct RouteSampleFilter: Sendable {
   public typealias Configuration = RouteSampleFilterConfiguration
 
@@ -21,6 +29,7 @@ public struct RouteSampleFilter: Sendable {
   }
 
   public var configuration: Configuration
+  public var debugWhy = ""  // DEBUG
   /// The last sample retained for the shift (any session): the reference.
   public private(set) var lastRetained: RouteSample?
   /// Outliers in a row that agree with each other, newest last.
@@ -33,8 +42,9 @@ public struct RouteSampleFilter: Sendable {
   private var speedCredit: Double
   /// The last fix judged still (and agreeing with the one before it) since the reference,
   /// and why it was refused then.
-  private var lastStill: (sample: RouteSample, reason: SampleRejection)?
-  private var errorEstimates = ErrorEstimateEvidence()
+  private var lastStill: (sample: RouteSample, reason: SampleRejection, mode: FixCandidate.Mode)?
+  /// Whether the receiver reports error estimates at all (see `admit`).
+  var errorEstimates = ErrorEstimateEvidence()
   /// The session the last fix judged belonged to.
   private var judgedSession: CaptureSessionID?
 
@@ -65,117 +75,104 @@ public struct RouteSampleFilter: Sendable {
     }
     let candidate: RouteSample
     switch admit(fix, session: session) {
-    case .rejected(let reason): return .rejected(reason)
-    case .accepted(let admitted): candidate = admitted
+    case .refused(let reason): return .rejected(reason)
+    case .admitted(let admitted): candidate = admitted
     }
-    guard let last = lastRetained else { return accept(candidate) }
+    guard let last = lastRetained else { return accept(candidate, mode: fix.mode) }
     guard candidate.timestamp > last.timestamp else { return .rejected(.outOfOrder) }
     // The first fix of a new session is kept wherever it is: it anchors the session, and
     // the measurement sees a gap before it anyway.
     guard last.captureSessionID == session else {
       speedCredit = configuration.speedEvidenceMargin
-      return accept(candidate)
+      return accept(candidate, mode: fix.mode)
     }
 
     let distance = GeographicDistance.metres(from: last.coordinate, to: candidate.coordinate)
     let interval = candidate.timestamp.timeIntervalSince(last.timestamp)
-    let continuous = interval <= configuration.maximumSampleInterval
-    if continuous, distance / interval > configuration.maximumImpliedSpeed {
-      if trustsStreak(ending: candidate) { return accept(candidate) }
-      return .rejected(.implausibleSpeed)
+    // A change between 2D and 3D is the receiver solving afresh: the step to it is its
+    // position estimate moving, neither an outlier nor movement.
+    let reresolved = motion.isModeChange(to: fix.mode)
+    if interval <= configuration.maximumSampleInterval, distance / interval > configuration.maximumImpliedSpeed {
+      guard trustsStreak(ending: candidate) else { return .rejected(.implausibleSpeed) }
+      // Fixes that agree with each other keep saying the reference is the outlier (a wrong
+      // first fix): they are where the vehicle is, but the jump to them is not a move.
+      return keepHeld(candidate, mode: fix.mode)
     }
     // A lone fix far from the one just before it (a signal bounced off a building) is an
-    // outlier however near the reference it is, and must not become the reference.
-    if motion.isJump(to: candidate, configuration: configuration) {
-      if !trustsStreak(ending: candidate) { return .rejected(.implausibleSpeed) }
+    // outlier however near the reference it is, and must not become the reference. Once
+    // a few agree, they are judged like any fix.
+    if !reresolved, motion.isJump(to: candidate, configuration: configuration) {
+      guard trustsStreak(ending: candidate) else { return .rejected(.implausibleSpeed) }
     }
     implausibleStreak = []
 
     let previous = motion.lastSeen
-    let speedIntegral = motion.integral(through: candidate)
-    motion.saw(candidate)
-    if let stillness = stillness(
-      of: candidate, distance: distance, interval: interval, previous: previous, speedIntegral: speedIntegral)
-    {
+    motion.saw(candidate, mode: fix.mode, configuration: configuration)
+    let claimed = configuration.speedEvidenceErrorFraction * max(candidate.horizontalAccuracy, last.horizontalAccuracy)
+    let evidence = Evidence(
+      distance: distance, interval: interval,
+      error: max(candidate.horizontalAccuracy, previous?.horizontalAccuracy ?? 0),
+      overdraft: overdraft(claimed: claimed, carried: motion.speedIntegral ?? 0))
+    if let carried = motion.speedIntegral, (candidate.speed ?? 0) >= configuration.standingSpeedNoise {
+      motion.noteScatter(
+        distance: distance, carried: carried, limit: claimed, weight: configuration.scatterWeight)
+    }
+    let stillness = stillness(of: candidate, evidence)
+    debugWhy = "agree=\(motion.run.agrees) n=\(motion.run.steps) d=\(Int(distance)) i=\(Int(motion.speedIntegral ?? -1)) c=\(Int(speedCredit)) o=\(Int(evidence.overdraft)) e=\(Int(evidence.error))"  // DEBUG
+    if let stillness {
+      // A re-solution the speeds do not carry: the new solution is where the vehicle is
+      // measured from next, without the jump to it; refused, every fix after it would be
+      // as far off the speeds until the held sample a minute later.
+      if reresolved, stillness == .unconfirmedMovement { return keepHeld(candidate, mode: fix.mode) }
       if agreesWithPrevious(candidate, previous) {
-        if candidate.timestamp.timeIntervalSince(last.timestamp) >= configuration.heldSampleInterval {
-          var held = candidate
-          held.isHeld = true
-          speedCredit = configuration.speedEvidenceMargin
-          return accept(held)
-        }
-        lastStill = (candidate, stillness)
+        if interval >= configuration.heldSampleInterval { return keepHeld(candidate, mode: fix.mode) }
+        lastStill = (candidate, stillness, fix.mode)
       }
       return .rejected(stillness)
     }
-    if let speedIntegral, !speedsAreBroken(distance: distance, speedIntegral: speedIntegral, candidate: candidate) {
-      speedCredit = max(0, speedCredit + speedIntegral - distance)
+    if let speedIntegral = motion.speedIntegral {
+      // What the move took beyond the speeds, later moves repay; positions believed over
+      // the speeds (sustained agreement) owe no more than one overdraft.
+      speedCredit = max(speedCredit + speedIntegral - distance, -evidence.overdraft)
     } else {
       speedCredit = configuration.speedEvidenceMargin
     }
-    return accept(candidate)
+    return accept(candidate, mode: fix.mode)
   }
 
-  /// Whether the positions are believed over the speeds: they moved several times their
-  /// error estimates (see `speedEvidenceErrorMultiple`) while the speeds account for under a
-  /// quarter of it. A receiver whose speed output is wrong; a settling cold start or a
-  /// noisy track never gets that far ahead of its speeds.
-  private func speedsAreBroken(distance: Double, speedIntegral: Double, candidate: RouteSample) -> Bool {
-    let error = max(candidate.horizontalAccuracy, lastRetained?.horizontalAccuracy ?? 0)
-    return distance > configuration.speedEvidenceErrorMultiple * error
+  /// What a candidate is judged on: its `distance` from the reference and the `interval`
+  /// since it, the current `error` (this fix's and the previous one's estimates), and how
+  /// far beyond the speeds a move may overdraw.
+  private struct Evidence {
+    var distance: Double
+    var interval: TimeInterval
+    var error: Double
+    var overdraft: Double
   }
 
-  /// The per-fix gates: a fix, a position and time on Earth, an error estimate (or the
-  /// assumed one) within the limit, not stale, not dated ahead. Accepted here means only
-  /// that the fix is worth judging.
-  private mutating func admit(_ fix: FixCandidate, session: CaptureSessionID?) -> Verdict {
-    guard fix.mode.hasFix else { return .rejected(.noFix) }
-    guard let time = fix.time, time.timeIntervalSince1970.isFinite, fix.coordinate.isValid else {
-      return .rejected(.invalidCoordinate)
-    }
-    let accuracy: Double
-    let assumed: Bool
-    let mayAssume = errorEstimates.note(time: time, hasEstimate: fix.horizontalAccuracy != nil)
-    if let reported = fix.horizontalAccuracy {
-      (accuracy, assumed) = (reported, false)
-    } else if let assumedAccuracy = configuration.assumedAccuracy, mayAssume {
-      (accuracy, assumed) = (assumedAccuracy, true)
-    } else {
-      return .rejected(.noAccuracyEstimate)
-    }
-    guard accuracy <= configuration.maximumHorizontalAccuracy else { return .rejected(.poorAccuracy) }
-    if let age = fix.age, age > configuration.maximumAge { return .rejected(.stale) }
-    // A fix dated ahead of what the receiver's recent fixes allow is a wrong date, not a
-    // fresh fix: kept, it would make every true fix after it look out of order.
-    if let age = fix.age, age < -configuration.maximumAge { return .rejected(.futureTime) }
-    return .accepted(
-      RouteSample(
-        timestamp: time, coordinate: fix.coordinate, horizontalAccuracy: accuracy,
-        speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
-        course: fix.course.flatMap { $0.isFinite ? GeographicDistance.normalizedDegrees($0) : nil },
-        captureSessionID: session, isAccuracyAssumed: assumed))
-  }
-
-  /// Why `candidate`, `distance` metres from the reference, is not a move; nil when it is.
-  private func stillness(
-    of candidate: RouteSample, distance: Double, interval: TimeInterval, previous: RouteSample?,
-    speedIntegral: Double?
-  ) -> SampleRejection? {
-    if distance < configuration.minimumMovement { return .negligibleMovement }
+  /// Why `candidate` is not a move; nil when it is.
+  private func stillness(of candidate: RouteSample, _ evidence: Evidence) -> SampleRejection? {
+    if evidence.distance < configuration.minimumMovement { return .negligibleMovement }
     // A parked receiver's position wanders by more than `minimumMovement`; while it says
     // it stands still, a move within its current error is that wander. The current error
     // is this fix's and the previous one's: an old reference's poor claim must not hold a
-    // slowly moving vehicle still once the fixes are good.
-    if isStandingStill(candidate, distance: distance, interval: interval) {
-      let currentError = max(candidate.horizontalAccuracy, previous?.horizontalAccuracy ?? 0)
-      if distance < configuration.stationaryErrorFraction * currentError { return .negligibleMovement }
+    // slowly moving vehicle still once the fixes are good. A walker reports speeds a
+    // parked receiver's noise reaches too: it moves once its positions follow its speeds
+    // and courses beyond the error.
+    if isStandingStill(candidate, distance: evidence.distance, interval: evidence.interval),
+      evidence.distance < configuration.stationaryErrorFraction * evidence.error,
+      !motion.movedAsVelocitySays(candidate, error: evidence.error, tolerance: configuration.agreementTolerance)
+    {
+      return .negligibleMovement
     }
-    // Further than the receiver's own speeds carried it, but within a few times the error
-    // estimates: the position estimate moved (a cold start settling, multipath), not the
-    // vehicle. Beyond that the positions are believed over the speeds (a receiver whose
-    // speed output is wrong).
-    if let speedIntegral, distance > speedIntegral + speedCredit,
-      !speedsAreBroken(distance: distance, speedIntegral: speedIntegral, candidate: candidate)
+    // Further than the receiver's own speeds carried it: the position estimate moved (a
+    // cold start settling, multipath, noise), not the vehicle, unless the positions since
+    // the reference agree with each other all along (speeds that are wrong). Beyond
+    // `maximumSampleInterval` the measurement sees a gap anyway: the rule must not lock
+    // capture out there.
+    if evidence.interval <= configuration.maximumSampleInterval, let speedIntegral = motion.speedIntegral,
+      evidence.distance > speedIntegral + speedCredit + evidence.overdraft,
+      !motion.run.isSustained(displacement: evidence.distance, error: evidence.error, configuration: configuration)
     {
       return .unconfirmedMovement
     }
@@ -208,21 +205,38 @@ public struct RouteSampleFilter: Sendable {
   /// held sample, so that the stretch reaches as far as capture did; with the reason it
   /// was refused for when it was judged. Nil when there is none.
   public mutating func closingHeldSample() -> (sample: RouteSample, wasRefusedAs: SampleRejection)? {
-    guard let (candidate, reason) = lastStill, let last = lastRetained, candidate.timestamp > last.timestamp,
+    guard let (candidate, reason, mode) = lastStill, let last = lastRetained, candidate.timestamp > last.timestamp,
       candidate.captureSessionID == last.captureSessionID
     else { return nil }
-    var held = candidate
-    held.isHeld = true
-    _ = accept(held)
+    guard case .accepted(let held) = keepHeld(candidate, mode: mode) else { return nil }
     return (held, reason)
   }
 
-  private mutating func accept(_ sample: RouteSample) -> Verdict {
+  private mutating func accept(_ sample: RouteSample, mode: FixCandidate.Mode) -> Verdict {
     lastStill = nil
     lastRetained = sample
     implausibleStreak = []
-    motion.reset(retained: sample)
+    motion.reset(retained: sample, mode: mode)
     return .accepted(sample)
+  }
+
+  /// How far a move may overdraw the speeds: `scatterMultiple` times the scatter of the
+  /// receiver's moving fixes about its speeds, or `overdraftFraction` of what the speeds
+  /// `carried` if more, never more than `claimed` (a fraction of the error estimates); none
+  /// before a moving fix has shown the scatter.
+  private func overdraft(claimed: Double, carried: Double) -> Double {
+    guard let scatter = motion.scatter else { return 0 }
+    return min(max(configuration.scatterMultiple * scatter, configuration.overdraftFraction * carried), claimed)
+  }
+
+  /// Keeps `candidate` as a held sample: the vehicle is there, but the move to it adds no
+  /// distance. Unused speed distance beyond the once-a-stretch margin does not survive it,
+  /// and what earlier moves overdrew stays owed.
+  private mutating func keepHeld(_ candidate: RouteSample, mode: FixCandidate.Mode) -> Verdict {
+    var held = candidate
+    held.isHeld = true
+    speedCredit = min(speedCredit, configuration.speedEvidenceMargin)
+    return accept(held, mode: mode)
   }
 
   /// Records an implausible candidate; true when enough of them in a row agree with each

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc  // DEBUG
 
 /// The numbers of `RouteSampleFilter`, each a setting of `[Capture]`.
 public struct RouteSampleFilterConfiguration: Sendable, Hashable {
@@ -31,13 +32,44 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// stretch left unused (a chord is shorter than its bend), plus this margin (metres)
   /// once a stretch. A move they do not carry is the position estimate moving (a cold
   /// start settling, a reflected signal, noise), not the vehicle: it is not kept as a move.
-  /// Doppler speed is far less noisy than position, and this keeps the figure a floor.
-  public var speedEvidenceMargin: Double = 5
-  /// ... as long as the move is within this multiple of the error estimates (the larger of
-  /// the fix's and the reference's): a cold start's first fixes can sit 100 m off while
-  /// claiming 20 m. A longer move is believed over the speeds (a receiver whose speed
-  /// output is wrong: bundg_zeus_9 in gpsd's logs reports 0.3 m/s while sailing at 3).
-  public var speedEvidenceErrorMultiple: Double = 8
+  /// Doppler speed is far less noisy than position, and this keeps the figure a floor:
+  /// with speeds that add up to the road exactly, 1 m of jitter on every fix lifted it
+  /// 0.4 % above the road while the margin was 5 m and given afresh at every held sample.
+  public var speedEvidenceMargin: Double = 2
+  /// A move may overdraw the speeds by the noise its two ends really have, which later
+  /// moves repay: the reference's own error can put every fix after it a few metres
+  /// further than the speeds carried, and refusing them all would hold a moving vehicle
+  /// back until a held sample. The overdraft is `scatterMultiple` times the scatter of the
+  /// receiver's moving fixes about its speeds, or `overdraftFraction` of what the speeds
+  /// carried if more (over a longer move the two ends' errors drift apart further), never
+  /// more than this fraction of the error estimates (the larger of the fix's and the
+  /// reference's), and none before a moving fix has shown the scatter. Over a stretch the
+  /// kept moves then exceed the speeds by at most the margin and one overdraft.
+  public var speedEvidenceErrorFraction: Double = 0.5
+  public var scatterMultiple: Double = 2
+  public var overdraftFraction: Double = 0.1
+  /// The scatter is a running mean that gives each moving fix this weight.
+  public var scatterWeight: Double = 0.1
+  /// A reported speed under this (m/s) is a standing receiver's noise, not movement: it
+  /// carries no move. A parked receiver's speeds wander by tenths of a metre a second and,
+  /// counted, let position noise through each time the vehicle drives off.
+  public var standingSpeedNoise: Double = 0.5
+  /// Positions are believed over the speeds only on sustained agreement, never on one
+  /// jump: at least this many fixes since the last retained sample ...
+  public var agreementFixes: Int = 3
+  /// ... over at least this many seconds from the first of them ...
+  public var agreementSeconds: TimeInterval = 3
+  /// ... each step's velocity within this fraction of the step's before it (plus
+  /// `stationarySpeed` for each second of the step: a position's noise, or a vehicle
+  /// speeding up unseen in a tunnel), with no fix-mode change between, and a displacement
+  /// beyond `stationaryErrorFraction` error radii. So a receiver whose speed output is
+  /// wrong (bundg_zeus_9 in gpsd's logs reports 0.3 m/s while sailing at 3) and a drive
+  /// out of a tunnel the speeds either side cannot carry are measured; a settling cold
+  /// start, a reflected signal or noise, which step in directions and at paces that
+  /// disagree, are not. The same fraction is how closely a slow receiver's positions must
+  /// follow the displacement its speeds and courses add up to for it to count as moving
+  /// rather than standing still (a walker).
+  public var agreementTolerance: Double = 0.5
   /// While a vehicle stands still, a held sample is kept this often (seconds), so that a
   /// stop with the receiver reporting is one unbroken stretch, not a capture gap. Well
   /// inside `maximumSampleInterval`, so a missed fix or two does not break it.
@@ -49,5 +81,13 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// retained sample (or the previous fix) is the outlier and the latest fix is accepted.
   public var implausibleStreakToTrust: Int = 3
 
-  public init() {}
+  public init() {  // DEBUG
+    func env(_ n: String) -> Double? { getenv(n).flatMap { Double(String(cString: $0)) } }  // DEBUG
+    if let v = env("DP_AF") { agreementFixes = Int(v) }  // DEBUG
+    if let v = env("DP_AS") { agreementSeconds = v }  // DEBUG
+    if let v = env("DP_M") { speedEvidenceMargin = v }  // DEBUG
+    if let v = env("DP_OF") { overdraftFraction = v }  // DEBUG
+    if let v = env("DP_SM") { scatterMultiple = v }  // DEBUG
+    if let v = env("DP_O") { speedEvidenceErrorFraction = v }  // DEBUG
+  }  // DEBUG
 }
