@@ -55,8 +55,9 @@ struct ReplayStoreTests {
     #expect(second.storeFailure == nil)
   }
 
+  /// A fix moving north 0.0001 degrees (11.12 m) a second, at the speed that carries it.
   static func tpv(_ time: String, _ latitude: Double) -> String {
-    #"{"class":"TPV","mode":3,"time":"\#(time)","lat":\#(latitude),"lon":-0.12,"eph":10,"speed":10}"#
+    #"{"class":"TPV","mode":3,"time":"\#(time)","lat":\#(latitude),"lon":-0.12,"eph":10,"speed":11.12}"#
   }
 
   @Test func aFixTimeBeyondGPSTimeIsRefusedAndTheReplayGoesOn() {

@@ -158,7 +158,7 @@ struct ReceiverClassRoundThreeTests {
     let metres = RouteMileageCalculator().distance(of: kept).metres
     // The road from the first fix to the last: 348 + 640 + 708 m, give or take a metre
     // of noise at either end.
-    #expect(metres <= 1696 + 1, "\(metres)")
+    #expect(metres <= 1696 + 2, "\(metres)")
     #expect(metres >= 1696 - 13, "\(metres)")
   }
 }

@@ -29,7 +29,6 @@ public struct RouteSampleFilter: Sendable {
   }
 
   public var configuration: Configuration
-  public var debugWhy = ""  // DEBUG
   /// The last sample retained for the shift (any session): the reference.
   public private(set) var lastRetained: RouteSample?
   /// Outliers in a row that agree with each other, newest last.
@@ -118,7 +117,6 @@ public struct RouteSampleFilter: Sendable {
         distance: distance, carried: carried, limit: claimed, weight: configuration.scatterWeight)
     }
     let stillness = stillness(of: candidate, evidence)
-    debugWhy = "agree=\(motion.run.agrees) n=\(motion.run.steps) d=\(Int(distance)) i=\(Int(motion.speedIntegral ?? -1)) c=\(Int(speedCredit)) o=\(Int(evidence.overdraft)) e=\(Int(evidence.error))"  // DEBUG
     if let stillness {
       // A re-solution the speeds do not carry: the new solution is where the vehicle is
       // measured from next, without the jump to it; refused, every fix after it would be
@@ -131,9 +129,19 @@ public struct RouteSampleFilter: Sendable {
       return .rejected(stillness)
     }
     if let speedIntegral = motion.speedIntegral {
-      // What the move took beyond the speeds, later moves repay; positions believed over
-      // the speeds (sustained agreement) owe no more than one overdraft.
-      speedCredit = max(speedCredit + speedIntegral - distance, -evidence.overdraft)
+      // What the move took beyond the speeds, later moves repay (a chord is shorter than
+      // its bend, a lagging speed catches up). Only positions beyond the speeds by more
+      // than their error explains, or by more than the agreement tolerance of the move
+      // (speeds that are wrong, believed on sustained agreement), owe no more than one
+      // overdraft: a run of positions that agree while a few metres or per cent ahead of
+      // the speeds (noise on every step, a speed that lags) stays owed, so that over a
+      // stretch the figure never runs ahead of the speeds by more than the fixes' error.
+      let owed = speedCredit + speedIntegral - distance
+      let outrun = distance - speedIntegral
+      let speedsAreWrong =
+        outrun >= configuration.stationaryErrorFraction * evidence.error
+        || outrun > configuration.agreementTolerance * distance
+      speedCredit = speedsAreWrong ? max(owed, -evidence.overdraft) : owed
     } else {
       speedCredit = configuration.speedEvidenceMargin
     }
@@ -172,7 +180,8 @@ public struct RouteSampleFilter: Sendable {
     // capture out there.
     if evidence.interval <= configuration.maximumSampleInterval, let speedIntegral = motion.speedIntegral,
       evidence.distance > speedIntegral + speedCredit + evidence.overdraft,
-      !motion.run.isSustained(displacement: evidence.distance, error: evidence.error, configuration: configuration)
+      !motion.run.isSustained(
+        displacement: evidence.distance, error: evidence.error, configuration: configuration)
     {
       return .unconfirmedMovement
     }
@@ -230,12 +239,14 @@ public struct RouteSampleFilter: Sendable {
   }
 
   /// Keeps `candidate` as a held sample: the vehicle is there, but the move to it adds no
-  /// distance. Unused speed distance beyond the once-a-stretch margin does not survive it,
-  /// and what earlier moves overdrew stays owed.
+  /// distance. What earlier moves overdrew, the distance the speeds carried to it and not
+  /// measured repays; unused speed distance beyond the once-a-stretch margin does not
+  /// survive it. Owed beyond that, a moving receiver would be refused from one held sample
+  /// to the next, each dropping a minute of what it moved.
   private mutating func keepHeld(_ candidate: RouteSample, mode: FixCandidate.Mode) -> Verdict {
     var held = candidate
     held.isHeld = true
-    speedCredit = min(speedCredit, configuration.speedEvidenceMargin)
+    speedCredit = min(speedCredit + (motion.speedIntegral ?? 0), configuration.speedEvidenceMargin)
     return accept(held, mode: mode)
   }
 

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc  // DEBUG
 
 /// The numbers of `RouteSampleFilter`, each a setting of `[Capture]`.
 public struct RouteSampleFilterConfiguration: Sendable, Hashable {
@@ -61,8 +60,8 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   public var agreementSeconds: TimeInterval = 3
   /// ... each step's velocity within this fraction of the step's before it (plus
   /// `stationarySpeed` for each second of the step: a position's noise, or a vehicle
-  /// speeding up unseen in a tunnel), with no fix-mode change between, and a displacement
-  /// beyond `stationaryErrorFraction` error radii. So a receiver whose speed output is
+  /// speeding up unseen in a tunnel), with no fix-mode change between, and the positions
+  /// beyond the speeds by more than `stationaryErrorFraction` error radii. So a receiver whose speed output is
   /// wrong (bundg_zeus_9 in gpsd's logs reports 0.3 m/s while sailing at 3) and a drive
   /// out of a tunnel the speeds either side cannot carry are measured; a settling cold
   /// start, a reflected signal or noise, which step in directions and at paces that
@@ -81,13 +80,5 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// retained sample (or the previous fix) is the outlier and the latest fix is accepted.
   public var implausibleStreakToTrust: Int = 3
 
-  public init() {  // DEBUG
-    func env(_ n: String) -> Double? { getenv(n).flatMap { Double(String(cString: $0)) } }  // DEBUG
-    if let v = env("DP_AF") { agreementFixes = Int(v) }  // DEBUG
-    if let v = env("DP_AS") { agreementSeconds = v }  // DEBUG
-    if let v = env("DP_M") { speedEvidenceMargin = v }  // DEBUG
-    if let v = env("DP_OF") { overdraftFraction = v }  // DEBUG
-    if let v = env("DP_SM") { scatterMultiple = v }  // DEBUG
-    if let v = env("DP_O") { speedEvidenceErrorFraction = v }  // DEBUG
-  }  // DEBUG
+  public init() {}
 }
