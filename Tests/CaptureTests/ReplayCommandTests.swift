@@ -82,7 +82,7 @@ struct ReplayCommandTests {
         "2 capture gaps",
         "This is a partial route: capture was interrupted, so more was driven than was recorded.",
       ])
-    #expect(lines.contains("2 capture sessions; 2215 fixes received, 791 kept (9 held while standing still)"))
+    #expect(lines.contains("2 capture sessions; 2215 fixes received, 833 kept (9 held while standing still)"))
     #expect(lines.contains("  2 rejected: implausible speed"))
     #expect(lines.contains("4237 lines read, 0 skipped (not gpsd JSON)"))
     #expect(!outcome.standardOutput.contains("Guidance"))

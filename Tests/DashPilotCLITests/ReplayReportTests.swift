@@ -143,7 +143,7 @@ struct ReplayReportTests {
     let distance = try #require(shift["distance"] as? [String: Any])
     let topLevel = try #require(object["distance"] as? [String: Any])
     #expect(Set(distance.keys) == Set(topLevel.keys))
-    #expect(distance["metres"] as? Double == 11_182.8)
+    #expect(distance["metres"] as? Double == 11_198.8)
     #expect(distance["gaps"] as? Int == 2)
     #expect(shift["summary"] as? String == "11.2 km recorded · partial route")
   }
@@ -156,7 +156,7 @@ struct ReplayReportTests {
 
         Shifts (starting on movement, ending after 45 min without a move):
           1. 2024-05-01T10:00:15.000Z – 2024-05-01T10:39:13.000Z, started on movement, open when the log ended
-             6.9 mi recorded · partial route
+             7.0 mi recorded · partial route
         """))
   }
 }

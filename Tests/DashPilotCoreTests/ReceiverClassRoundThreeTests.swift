@@ -161,4 +161,31 @@ struct ReceiverClassRoundThreeTests {
     #expect(metres <= 1696 + 2, "\(metres)")
     #expect(metres >= 1696 - 13, "\(metres)")
   }
+
+  @Test func aSilenceLongerThanTheIntervalIsJudgedAlikeWhetherTheSessionWentOnOrNot() {
+    // 60 s east at 12 m/s, parked for a minute, then 150 s without fixes (a receiver that
+    // just falls silent keeps its session; one gpsd saw unplugged starts a new one) in
+    // which the car drives off unseen, and 60 s more at 12 m/s, 1,500 m on: further than
+    // the speeds either side carry. The measurement sees a gap either way, so the fixes
+    // after it must be kept alike. Within one session the unmeasured step across the
+    // silence was owed to the speeds: one fix in four was kept after it (the daemon's
+    // city drive kept 635 where replay, which saw the unplug, kept 789).
+    var fixes = (0..<60).map { Self.fix(Double($0), east: 12 * Double($0), eph: 8, speed: 12) }
+    fixes += (60..<120).map { Self.fix(Double($0), east: 708, eph: 8, speed: 0) }
+    let after = (270..<330).map { Self.fix(Double($0), east: 2208 + 12 * Double($0 - 270), eph: 8, speed: 12) }
+    func kept(sessionAfter session: CaptureSessionID) -> [RouteSample] {
+      var filter = RouteSampleFilter()
+      let judged = fixes.map { filter.judge($0, session: Class.session) } + after.map { filter.judge($0, session: session) }
+      return judged.compactMap { if case .accepted(let sample) = $0 { sample } else { nil } }
+    }
+    let wentOn = kept(sessionAfter: Class.session)
+    let newSession = kept(sessionAfter: CaptureSessionID("s2"))
+    #expect(wentOn.map(\.timestamp) == newSession.map(\.timestamp))
+    // Every moving fix, and the held sample a minute into the stop.
+    #expect(wentOn.count == 121)
+    #expect(wentOn.filter(\.isHeld).map(\.timestamp) == [Class.start + 119])
+    let measured = RouteMileageCalculator().distance(of: wentOn)
+    #expect(abs(measured.metres - 2 * 708) < 0.01, "\(measured.metres)")
+    #expect(measured.gaps == 1)
+  }
 }

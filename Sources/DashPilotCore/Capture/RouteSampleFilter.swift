@@ -88,10 +88,18 @@ public struct RouteSampleFilter: Sendable {
 
     let distance = GeographicDistance.metres(from: last.coordinate, to: candidate.coordinate)
     let interval = candidate.timestamp.timeIntervalSince(last.timestamp)
+    // Beyond `maximumSampleInterval` the measurement sees a gap, whether the session went
+    // on (a receiver that fell silent) or a new one began (one gpsd saw unplugged): the
+    // stretch before it neither owes the next what it overdrew nor lends it unused speed
+    // distance, and the step across it, unmeasured, is no evidence of either. So the fixes
+    // after a silence are judged alike however it was reported; carried over, the debt of
+    // an unmeasured chord held every fix after it back to one kept in four seconds.
+    let continuous = interval <= configuration.maximumSampleInterval
+    if !continuous { speedCredit = configuration.speedEvidenceMargin }
     // A change between 2D and 3D is the receiver solving afresh: the step to it is its
     // position estimate moving, neither an outlier nor movement.
     let reresolved = motion.isModeChange(to: fix.mode)
-    if interval <= configuration.maximumSampleInterval, distance / interval > configuration.maximumImpliedSpeed {
+    if continuous, distance / interval > configuration.maximumImpliedSpeed {
       guard trustsStreak(ending: candidate) else { return .rejected(.implausibleSpeed) }
       // Fixes that agree with each other keep saying the reference is the outlier (a wrong
       // first fix): they are where the vehicle is, but the jump to them is not a move.
@@ -112,7 +120,7 @@ public struct RouteSampleFilter: Sendable {
       distance: distance, interval: interval,
       error: max(candidate.horizontalAccuracy, previous?.horizontalAccuracy ?? 0),
       overdraft: overdraft(claimed: claimed, carried: motion.speedIntegral ?? 0))
-    if let carried = motion.speedIntegral, (candidate.speed ?? 0) >= configuration.standingSpeedNoise {
+    if continuous, let carried = motion.speedIntegral, (candidate.speed ?? 0) >= configuration.standingSpeedNoise {
       motion.noteScatter(
         distance: distance, carried: carried, limit: claimed, weight: configuration.scatterWeight)
     }
@@ -128,7 +136,7 @@ public struct RouteSampleFilter: Sendable {
       }
       return .rejected(stillness)
     }
-    if let speedIntegral = motion.speedIntegral {
+    if continuous, let speedIntegral = motion.speedIntegral {
       // What the move took beyond the speeds, later moves repay (a chord is shorter than
       // its bend, a lagging speed catches up). Only positions beyond the speeds by more
       // than their error explains, or by more than the agreement tolerance of the move
