@@ -175,7 +175,8 @@ struct ReceiverClassRoundThreeTests {
     let after = (270..<330).map { Self.fix(Double($0), east: 2208 + 12 * Double($0 - 270), eph: 8, speed: 12) }
     func kept(sessionAfter session: CaptureSessionID) -> [RouteSample] {
       var filter = RouteSampleFilter()
-      let judged = fixes.map { filter.judge($0, session: Class.session) } + after.map { filter.judge($0, session: session) }
+      let judged =
+        fixes.map { filter.judge($0, session: Class.session) } + after.map { filter.judge($0, session: session) }
       return judged.compactMap { if case .accepted(let sample) = $0 { sample } else { nil } }
     }
     let wentOn = kept(sessionAfter: Class.session)

@@ -22,10 +22,34 @@ struct DaemonHandsFreeShiftTests {
   static let hoursOff = 3
   static let laterDrive = RealTimeDrive(standingCycles: standing, hoursLater: hoursOff)
   /// The movement's first fix: the first cycle capture keeps as a move once the car drives
-  /// off (the first driving cycle, 6.4 m from where it stood, agrees with its speed).
-  static let firstMoveCycle = drive.leadIn + standing + 1
+  /// off. Not the first driving cycle: the drive goes from 0 to 32 m/s between two fixes,
+  /// so the speeds carry 3.2 m (the mean of the two over 0.2 s) of its 6.4 m step, and a
+  /// move the speeds do not carry (beyond a 2 m margin, issue 28) is the position estimate
+  /// moving. The second, 12.8 m out with 9.6 m carried and the scatter the first showed,
+  /// is kept. Replay of the same drive through gpsd starts the shift there too.
+  static let firstMoveCycle = drive.leadIn + standing + 2
   /// The move that takes it 200 m from where it stood (32 cycles of 6.4 m: 204.8 m).
   static let startingCycle = firstMoveCycle + 31
+
+  /// The fix times capture keeps of `drive` up to cycle `last`, judged by the filter the
+  /// daemon runs, from fixes as gpsd reports the drive's NMEA (the latitude's five decimals
+  /// of minutes, HDOP 0.9 x 19 m, 62.2 knots). The exact speeds never repay the metres the
+  /// drive-off ran ahead of them, so not every driving cycle is kept.
+  static func keptFixTimes(_ drive: RealTimeDrive, through last: Int) -> [Int64] {
+    var filter = RouteSampleFilter()
+    let session = CaptureSessionID("drive")
+    return (drive.leadIn...last).compactMap { cycle in
+      let minutes = String(
+        format: "%08.5f", RealTimeDrive.latitudeMinutes(cycle: drive.drivenCycles(cycle) + drive.leadIn))
+      let time = drive.fixTime(cycle: cycle)
+      let fix = FixCandidate(
+        mode: .threeDimensional, time: Date(timeIntervalSince1970: Double(time) / 1000),
+        coordinate: GeoCoordinate(latitude: 51 + (Double(minutes) ?? 0) / 60, longitude: -7.2 / 60), eph: 0.9 * 19,
+        speed: drive.drivenCycles(cycle) > 0 ? 62.2 * 1852 / 3600 : 0, course: 0, age: 0)
+      guard case .accepted = filter.judge(fix, session: session) else { return nil }
+      return time
+    }
+  }
 
   /// A daemon on `database` with `[Shift] Start=START`, reading the gpsd on `port`.
   static func daemon(start: String, gpsdPort port: Int, database: String) throws -> DaemonUnderTest {
@@ -101,13 +125,18 @@ struct DaemonHandsFreeShiftTests {
     receiver.startFeeding()
     let started = try #require(Self.nextEvent(follower, "shift.started"), "no shift.started: \(first.log)")
     let startedAt = Self.drive.fixTime(cycle: Self.firstMoveCycle)
+    let keptTimes = Self.keptFixTimes(Self.drive, through: Self.firstMoveCycle + 2000).filter { $0 >= startedAt }
+    // The shift starts at the first kept fix 200 m or more from where the car stood.
+    let startingMetres = keptTimes.lazy.map {
+      Double(Self.drive.drivenCycles(Int(($0 - Self.drive.fixTime(cycle: 0)) / 200))) * RealTimeDrive.metresPerCycle
+    }.first { $0 >= 200 }
     #expect(started["shift"] as? Int == 1)
     #expect(started["started_by"] as? String == "movement")
     #expect(started["reason"] as? String == "movement")
     #expect(started["started_at"] as? String == Self.iso(startedAt))
     #expect(
       first.log.contains(
-        "shift 1 started on movement: 205 m from where the vehicle stood; its window starts at the movement's first fix, \(Self.iso(startedAt))"
+        "shift 1 started on movement: \(Int((startingMetres ?? 0).rounded())) m from where the vehicle stood; its window starts at the movement's first fix, \(Self.iso(startedAt))"
       ), "\(first.log)")
     let open = try #require(
       first.waitForStatus(timeout: 60) { ($0.object("shift.distance")?["usable_positions"] as? Int ?? 0) >= 60 },
@@ -120,7 +149,8 @@ struct DaemonHandsFreeShiftTests {
     // Its rows begin at the movement's first fix: nothing of the stand before it.
     let opening = try Self.rows(database, shift: 1)
     #expect(opening.first?.time == startedAt)
-    #expect(zip(opening, opening.dropFirst()).allSatisfy { $1.time - $0.time == 200 }, "a hole in the first rows")
+    // The rows are the fixes the filter keeps, live as in replay.
+    #expect(opening.map(\.time) == Array(keptTimes.prefix(opening.count)), "the first rows are not the fixes kept")
     #expect(try Self.shifts(database) == ["1|\(startedAt)||movement|"])
 
     // A power cut: SIGKILL, and the box back a second later; the car drove on meanwhile.
