@@ -170,29 +170,24 @@ public final class RecordingComponent: DaemonComponent {
   }
 
   public func tick(now: ClockReading) {
-    coordinator.ticked(now: now)
-    guard let capture else { return }
-    judgeQuietInstant(arrivedBy: now.monotonic - Self.quietInstant, now: now)
-    switch capture.flushIfDue() {
-    case .nothingDue: break
-    case .wrote: perform(coordinator.storeWrote())
-    case .failed(let outcome): perform(coordinator.captured(outcome, now: now))
-    }
-    if coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
+    let outcome = capture?.tick(
+      quietSince: now.monotonic - Self.quietInstant, receiverTime: coordinator.receiverTime(now: now),
+      synchronisedWallClock: now.synchronisedWall)
+    perform(coordinator.ticked(captured: outcome, now: now))
+    if let capture, coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
       perform(coordinator.storeRetried(succeeded: capture.retryStore(), now: now))
     }
-    timePassed(now: now)
   }
 
   /// A receiver's instant is judged when the next one's report comes; one that has had no
   /// report for this long (seconds) is judged on the tick.
   static let quietInstant: Double = 1
 
-  /// Judges the receiver's last instant if its last report arrived by `arrival`
-  /// (`.infinity`: whatever it is, as when a test says the instant is complete).
-  func judgeQuietInstant(arrivedBy arrival: Double, now: ClockReading) {
-    guard let capture, let outcome = capture.judgeInstantIfQuietSince(arrival) else { return }
-    perform(coordinator.captured(outcome, now: now))
+  /// Judges the receiver's last instant whatever it is, as when a test says the instant is
+  /// complete.
+  func judgePendingInstant(now: ClockReading) {
+    guard let capture else { return }
+    perform(coordinator.captured(capture.judgePendingInstant(), now: now))
   }
 
   public func isMakingProgress(now: ClockReading) -> Bool {
@@ -220,10 +215,8 @@ public final class RecordingComponent: DaemonComponent {
     // A report of a class nothing here reads (GST, SKY, WATCH: half of what gpsd sends)
     // changes no status and no capture; it is not worth a turn through either.
     if case .report(.other, _) = event { return }
-    perform(coordinator.gpsdReported(event), now: now)
-    guard let capture else { return }
-    perform(
-      coordinator.captured(capture.handle(event, synchronisedWallClock: now.synchronisedWall), now: now), now: now)
+    let captured = capture?.handle(event, synchronisedWallClock: now.synchronisedWall)
+    perform(coordinator.reported(event, captured: captured, now: now), now: now)
   }
 
   // MARK: - Carrying out the coordinator's actions
@@ -264,8 +257,7 @@ public final class RecordingComponent: DaemonComponent {
 
   public func contribute(to status: inout StatusResult) {
     status.gpsd = coordinator.gpsd.section(address: configuration.gpsd.description)
-    status.capture =
-      capture.map { coordinator.tally.section(session: $0.session, statistics: $0.statistics) } ?? SessionTally.idle
+    status.capture = capture.map { coordinator.tally.section(session: $0.session) } ?? SessionTally.idle
     if let liveMileage {
       do {
         if let live = try liveMileage.status() {
