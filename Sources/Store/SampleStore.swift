@@ -49,6 +49,25 @@ public final class SampleStore {
     sampleRowWatch = database.watchRows(ofTable: "samples")
   }
 
+  /// A read-only connection to the store's file at `path`, for a thread that reads history
+  /// beside the daemon's one writer: in WAL neither waits for the other, and each read
+  /// transaction sees one committed snapshot. It never migrates or checks: the writer did
+  /// that when it opened the file, so a file at another schema version is refused.
+  public init(readingFrom path: String) throws(StoreError) {
+    database = try Database(path: path, readOnly: true, vfs: nil)
+    let version = try Schema.userVersion(database)
+    guard version <= Schema.latestVersion else {
+      throw .newerSchema(path: path, found: version, supported: Schema.latestVersion)
+    }
+    guard version == Schema.latestVersion else {
+      throw .notMigrated(path: path, found: version, expected: Schema.latestVersion)
+    }
+    // A reader's page cache is its own: a long listing must not hold a writer's memory.
+    try database.execute("PRAGMA cache_size = -1024")
+    openReport = StoreOpenReport(path: path, foundSchemaVersion: version, schemaVersion: version, movedAside: nil)
+    sampleRowWatch = database.watchRows(ofTable: "samples")
+  }
+
   /// Forgets cached session rows after a failed write.
   func forgetCachedRows() {
     sessionIDsByRow.removeAll()

@@ -45,6 +45,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// The file was written by a newer DashPilot; it is left exactly as it was.
   case newerSchema(path: String, found: Int32, supported: Int32)
+  /// A reader opened a file its writer has not brought to this code's schema yet.
+  case notMigrated(path: String, found: Int32, expected: Int32)
   /// A PRAGMA did not take effect (for example WAL refused on a file system without shared
   /// memory), so the durability the store promises would not hold.
   case settingRefused(pragma: String, result: String)
@@ -114,6 +116,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case let .newerSchema(path, found, supported):
       "\(path) has schema version \(found), newer than the \(supported) this DashPilot understands; "
         + "it was left unchanged (upgrade DashPilot or point it at another database)"
+    case let .notMigrated(path, found, expected):
+      "\(path) has schema version \(found), not the \(expected) this DashPilot reads; dashpilotd migrates it when it starts"
     case let .settingRefused(pragma, result):
       "SQLite refused \(pragma) (it answered \"\(result)\"), so writes would not be durable"
     case let .couldNotMoveAside(path, reason):

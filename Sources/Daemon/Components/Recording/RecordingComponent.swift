@@ -43,6 +43,10 @@ public final class RecordingComponent: DaemonComponent {
 
   var context: DaemonContext?
   var store: SampleStore?
+  /// The threads that read history (`shifts`, `shift show`, `export`, `report`) off the loop.
+  var readers: StoreReaders?
+  /// Completed shifts' figures, remembered for the readers.
+  let figures = ShiftFigureMemory()
   var liveMileage: ActiveShiftRouteService?
   private var source: GPSDSource?
   private var observers: [any FixObserver] = []
@@ -101,6 +105,7 @@ public final class RecordingComponent: DaemonComponent {
         "capture session \(session) ended: daemon restarted")
     }
     liveMileage = ActiveShiftRouteService(store: store)
+    readers = StoreReaders(path: configuration.databasePath, count: Self.readerCount, mailbox: context.mailbox)
     let open = try store.openShift()
     if configuration.shiftStart == .movement {
       try beginWatching(store)
@@ -194,8 +199,12 @@ public final class RecordingComponent: DaemonComponent {
     coordinator.isMakingProgress(now: now)
   }
 
+  /// Threads reading history: two, so a short request is not queued behind a long export.
+  static let readerCount = 2
+
   public func stop() {
     if let now = context?.clock.now() { endCapture(reason: "daemon stopping", now: now) }
+    readers?.finish()
     // Before the source's thread closes the socket, which it does as it stops.
     unwatchGPSD()
     if let source, !source.stop(timeout: 5) {
