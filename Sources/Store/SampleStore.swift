@@ -116,6 +116,17 @@ public final class SampleStore {
     _ = try database.textColumn("PRAGMA wal_checkpoint(TRUNCATE)")
   }
 
+  /// The whole file's health as `PRAGMA quick_check` reports it (["ok"] when healthy): every
+  /// page is read, so it takes time in proportion to the file (a reader's work, never the
+  /// writer's at start-up). A file too damaged to be walked is reported as its error.
+  public func quickCheck() throws(StoreError) -> [String] {
+    do {
+      return try database.textColumn("PRAGMA quick_check")
+    } catch .corrupt(let failure) {
+      return [failure.description]
+    }
+  }
+
   /// The whole file's health, as `PRAGMA integrity_check` reports it ("ok" when healthy).
   public func integrityCheck() throws(StoreError) -> [String] {
     try database.textColumn("PRAGMA integrity_check")
