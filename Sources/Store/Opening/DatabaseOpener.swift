@@ -9,12 +9,22 @@ import Glibc
 /// whole-file check (`SampleStore.quickCheck`) is the daemon's, after start-up, off the loop.
 enum DatabaseOpener {
   static func open(path: String, now: Date, vfs: String?) throws(StoreError) -> (Database, StoreOpenReport) {
+    // A copy made while recording (a salvage, a conversion) takes the file's place first,
+    // while nothing holds it open.
+    var switched: StoreRebuild.Switch?
+    var problems: [String] = []
+    do {
+      switched = try StoreRebuild.finishIfReady(livePath: path, now: now)
+    } catch .rebuildDiscarded(let copy, let reason) {
+      problems.append("an unfinished copy of the database (\(copy)) could not be used and was removed: \(reason)")
+    }
     do {
       let (database, found) = try openChecked(path: path, vfs: vfs)
       return (
         database,
         StoreOpenReport(
-          path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion, movedAside: nil)
+          path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion, movedAside: nil,
+          problems: problems, switched: switched)
       )
     } catch .corrupt(let failure) {
       let reason = failure.description
@@ -24,7 +34,7 @@ enum DatabaseOpener {
         database,
         StoreOpenReport(
           path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion,
-          movedAside: .init(reason: reason, files: files))
+          movedAside: .init(reason: reason, files: files), problems: problems, switched: switched)
       )
     }
   }
@@ -103,13 +113,7 @@ enum DatabaseOpener {
   /// and -shm keep their suffix after the new name, so the kept copy still opens with its
   /// log). Nothing is deleted. Returns what was moved.
   static func moveAside(path: String, now: Date) throws(StoreError) -> [StoreOpenReport.MovedFile] {
-    let stamp = utcStamp(now)
-    var target = "\(path).corrupt-\(stamp)"
-    var attempt = 1
-    while ["", "-wal", "-shm"].contains(where: { access(target + $0, F_OK) == 0 }) {
-      attempt += 1
-      target = "\(path).corrupt-\(stamp)-\(attempt)"
-    }
+    let target = keptName(path: path, now: now)
     var moved: [StoreOpenReport.MovedFile] = []
     for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
       guard rename(path + suffix, target + suffix) == 0 else {
@@ -119,6 +123,19 @@ enum DatabaseOpener {
       moved.append(.init(from: path + suffix, to: target + suffix))
     }
     return moved
+  }
+
+  /// NAME.corrupt-YYYYMMDDTHHMMSSZ, with -2, -3 ... when a file of that name (or its -wal or
+  /// -shm) is there already: a damaged file is kept, never overwritten.
+  static func keptName(path: String, now: Date) -> String {
+    let stamp = utcStamp(now)
+    var target = "\(path).corrupt-\(stamp)"
+    var attempt = 1
+    while ["", "-wal", "-shm"].contains(where: { access(target + $0, F_OK) == 0 }) {
+      attempt += 1
+      target = "\(path).corrupt-\(stamp)-\(attempt)"
+    }
+    return target
   }
 
   /// 20261129T213300Z, formatted by hand so the daemon never loads locale data for it.

@@ -52,6 +52,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
   case settingRefused(pragma: String, result: String)
   /// The file could not be moved aside after it failed its integrity check.
   case couldNotMoveAside(path: String, reason: String)
+  /// A copy of the store made while recording (`StoreRebuild`) could not be used; it was
+  /// removed, and the live file is left as it was.
+  case rebuildDiscarded(path: String, reason: String)
 
   /// A shift was started while another is still open.
   case shiftAlreadyOpen(Shift)
@@ -122,6 +125,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
       "SQLite refused \(pragma) (it answered \"\(result)\"), so writes would not be durable"
     case let .couldNotMoveAside(path, reason):
       "\(path) failed its integrity check and could not be moved aside: \(reason)"
+    case let .rebuildDiscarded(path, reason):
+      "the copy \(path) could not be used and was removed: \(reason)"
     case .shiftAlreadyOpen(let shift): "shift \(shift.id) is still open; end it before starting another"
     case .shiftNotFound(let id): "no shift with id \(id)"
     case .shiftAlreadyEnded(let shift): "shift \(shift.id) has already ended"

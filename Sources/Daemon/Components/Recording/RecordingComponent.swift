@@ -97,7 +97,7 @@ public final class RecordingComponent: DaemonComponent {
     for handler in storeOpenedHandlers { try handler(store) }
     // A new or migrated file is routine; a damaged one moved aside is not.
     let report = store.openReport
-    let priority: LogPriority = report.movedAside != nil || !report.problems.isEmpty ? .warning : .info
+    let priority: LogPriority = report.needsAttention ? .warning : .info
     for message in report.messages {
       context.logger.log(priority, "store: \(message)", fields: LogFields(reason: "store_open"))
     }
