@@ -15,7 +15,7 @@ struct CommandIntakeTests {
     InboundCommand(topic: Self.topic, payload: Array(text.utf8), size: text.utf8.count, retained: retained)
   }
 
-  func judged(_ text: String, allowed: Set<ControlCommand> = UplinkConfiguration.defaultAllowedCommands)
+  func judged(_ text: String, allowed: Set<ControlCommand.Kind> = UplinkConfiguration.defaultAllowedCommands)
     -> CommandIntake.Decision
   {
     var intake = CommandIntake(allowed: allowed)

@@ -37,7 +37,7 @@ struct ExportCommand: CLICommand {
 
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
-      let result = try client.request(.export, .export(id: id), as: ExportResult.self)
+      let result = try client.request(.export(id: id), as: ExportResult.self)
       if context.options.json {
         context.printJSON(result)
         return .success
@@ -97,8 +97,7 @@ struct ImportCommand: CLICommand {
     guard !track.points.isEmpty else { return context.report(.failed("\(path) holds no track points")) }
     return context.withClient { client throws(ClientFailure) in
       let result = try client.request(
-        .import, ImportArguments(name: track.name, points: track.points), inPartsOf: Self.pointsPerPart,
-        as: ImportResult.self)
+        ImportArguments(name: track.name, points: track.points), inPartsOf: Self.pointsPerPart, as: ImportResult.self)
       if context.options.json {
         context.printJSON(result)
       } else {

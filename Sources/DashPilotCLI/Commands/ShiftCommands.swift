@@ -81,7 +81,7 @@ struct ShiftsCommand: CLICommand {
 
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
-      let result = try client.request(.shifts, .shifts(limit: limit), as: ShiftsResult.self)
+      let result = try client.request(.shifts(limit: limit), as: ShiftsResult.self)
       if context.options.json {
         context.printJSON(result)
       } else if result.shifts.isEmpty {
@@ -124,7 +124,7 @@ struct ShiftShowCommand: CLICommand {
 
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
-      let detail = try client.request(.shiftShow, .shiftShow(id: id), as: ShiftDetail.self)
+      let detail = try client.request(.shiftShow(id: id), as: ShiftDetail.self)
       if context.options.json {
         context.printJSON(detail)
       } else {
