@@ -107,6 +107,20 @@ struct CommandIntakeTests {
       ])
   }
 
+  @Test("a report's route in \"more\" parts is refused as an import's and a route load's are")
+  func reportInParts() {
+    #expect(
+      judged(
+        #"{"v":1,"id":"p","cmd":"report","args":{"id":3,"route":[{"lat":1,"lon":2}],"more":true}}"#,
+        allowed: [.report])
+        == .refuse(
+          id: "p",
+          ControlError(
+            .badArguments,
+            "report: a fleet command carries the whole of it in one message (up to 1 MiB); \"more\" parts are for the control socket's 64 KiB lines"
+          ), log: nil))
+  }
+
   @Test("a retained message is refused, not run")
   func retained() {
     var intake = CommandIntake(allowed: [.status])

@@ -134,6 +134,7 @@ extension ControlRequest {
     switch command {
     case .import(let part): part.more
     case .routeLoad(let part): part.more
+    case .report(let part): part.more
     default: false
     }
   }
