@@ -50,6 +50,14 @@ struct CLIArgumentTests {
         ["status", "now"], "dashpilotctl: unexpected argument \"now\"\nRun 'dashpilotctl help status' for its usage.\n"
       ),
       (
+        ["report", "#0"],
+        "dashpilotctl: \"#0\" is not a shift number\nRun 'dashpilotctl help report' for its usage.\n"
+      ),
+      (
+        ["export", "x3", "--format", "gpx"],
+        "dashpilotctl: \"x3\" is not a shift number\nRun 'dashpilotctl help export' for its usage.\n"
+      ),
+      (
         ["export", "3"],
         "dashpilotctl: --format gpx|geojson is required\nRun 'dashpilotctl help export' for its usage.\n"
       ),

@@ -27,11 +27,7 @@ struct ExportCommand: CLICommand {
     }
     self.format = format
     output = try arguments.option("--output")
-    let text = try arguments.requiredPositional("the shift ID")
-    guard let id = Int64(text), id > 0 else {
-      throw UsageError("\"\(text)\" is not a shift number", command: Self.name)
-    }
-    self.id = id
+    id = try arguments.shiftID(for: Self.name)
     try arguments.finish()
   }
 

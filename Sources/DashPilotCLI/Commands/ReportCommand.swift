@@ -38,11 +38,7 @@ struct ReportCommand: CLICommand {
     output = short ?? long
     routePath = try arguments.option("--route", value: "a FILE")
     mode = try parseMode(try arguments.option("--mode"), command: Self.name)
-    let text = try arguments.requiredPositional("the shift ID")
-    guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
-      throw UsageError("\"\(text)\" is not a shift number", command: Self.name)
-    }
-    self.id = id
+    id = try arguments.shiftID(for: Self.name)
     try arguments.finish()
   }
 

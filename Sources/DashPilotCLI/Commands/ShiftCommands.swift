@@ -114,11 +114,7 @@ struct ShiftShowCommand: CLICommand {
   var id: Int64
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
-    let text = try arguments.requiredPositional("the shift ID")
-    guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
-      throw UsageError("\"\(text)\" is not a shift number", command: Self.name)
-    }
-    self.id = id
+    id = try arguments.shiftID(for: Self.name)
     try arguments.finish()
   }
 
