@@ -72,13 +72,19 @@ struct CommandIntakeTests {
 
   @Test("what cannot be answered is logged with its code; what can is answered and not logged")
   func logging() {
-    guard case .refuse(_, _, let unanswerable) = judged("{not json") else { return }
     #expect(
-      unanswerable
-        == "uplink: refused a message of 9 bytes on dashpilot/van-7/command without a reply (no id could be read): "
-        + "not_json: the request is not valid JSON")
-    guard case .refuse(_, _, let answerable) = judged(#"{"v":2,"id":"a","cmd":"status"}"#) else { return }
-    #expect(answerable == nil)
+      judged("{not json")
+        == .refuse(
+          id: nil, ControlError(.notJSON, "the request is not valid JSON"),
+          log:
+            "uplink: refused a message of 9 bytes on dashpilot/van-7/command without a reply (no id could be read): "
+            + "not_json: the request is not valid JSON"))
+    #expect(
+      judged(#"{"v":2,"id":"a","cmd":"status"}"#)
+        == .refuse(
+          id: "a",
+          ControlError(.unsupportedVersion, "protocol version 2 is not supported; this daemon speaks version 1"),
+          log: nil))
   }
 
   @Test("not_allowed is logged once per command name")
