@@ -9,10 +9,11 @@ import Foundation
 /// Small formatting rules for people: local clock times, durations, distances in the
 /// daemon's unit.
 enum HumanFormat {
-  /// "08:55" today, "Mon 28 Nov 08:55" otherwise, in the reader's time zone.
+  /// "08:55" today, "Mon 28 Nov 08:55" this year, "Sun 07 Sep 2025 08:55" in another, in
+  /// the reader's time zone.
   static func clock(_ date: Date, now: Date = Date()) -> String {
-    let sameDay = format(date, "%Y-%m-%d") == format(now, "%Y-%m-%d")
-    return format(date, sameDay ? "%H:%M" : "%a %d %b %H:%M")
+    if format(date, "%Y-%m-%d") == format(now, "%Y-%m-%d") { return format(date, "%H:%M") }
+    return format(date, format(date, "%Y") == format(now, "%Y") ? "%a %d %b %H:%M" : "%a %d %b %Y %H:%M")
   }
 
   static func format(_ date: Date, _ pattern: String) -> String {
