@@ -41,7 +41,7 @@ public enum GPXReader {
           guard let timeText = point.time, !timeText.isEmpty else {
             throw RouteFileError(file: file, problem: .missingTime(index: index))
           }
-          guard let time = ISO8601Time.parse(timeText) else {
+          guard let time = UTCTimestamp.parse(timeText, .logger) else {
             throw RouteFileError(file: file, problem: .badTime(index: index, text: timeText))
           }
           segment.append(

@@ -40,7 +40,7 @@ public enum GeoJSONReader {
         guard let timeValue, !(timeValue is NSNull) else {
           throw RouteFileError(file: file, problem: .missingTime(index: index))
         }
-        guard let timeText = timeValue as? String, let time = ISO8601Time.parse(timeText) else {
+        guard let timeText = timeValue as? String, let time = UTCTimestamp.parse(timeText, .logger) else {
           throw RouteFileError(file: file, problem: .badTime(index: index, text: "\(timeValue)"))
         }
         let hdop = element(hdops, lineIndex, pointIndex).flatMap(number)
