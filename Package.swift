@@ -88,7 +88,7 @@ let package = Package(
     .testTarget(name: "ShiftReportTests", dependencies: ["DashPilotCore", "ShiftReport", "TestSupport"]),
     .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport", "TestSupport"]),
     .testTarget(name: "StoreTests", dependencies: ["CSQLite", "DashPilotCore", "Store", "TestSupport"]),
-    .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "TestSupport"]),
+    .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "PlatformSupport", "TestSupport"]),
     .testTarget(
       name: "CaptureTests", dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "Store", "TestSupport"]),
     .testTarget(name: "RoutingTests", dependencies: ["DashPilotCore", "Guidance", "Routing", "TestSupport"]),
@@ -96,7 +96,8 @@ let package = Package(
     .testTarget(
       name: "DashPilotCLITests",
       dependencies: ["Capture", "DashPilotCLI", "DashPilotCore", "Guidance", "PlatformSupport", "TestSupport"]),
-    .testTarget(name: "UplinkTests", dependencies: ["DashPilotCore", "Store", "TestSupport", "Uplink"]),
+    .testTarget(
+      name: "UplinkTests", dependencies: ["ControlProtocol", "DashPilotCore", "Store", "TestSupport", "Uplink"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
