@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // DashPilot for Linux: a GPS capture daemon for in-vehicle boxes. No outside Swift
-// packages: everything is Foundation, Dispatch, Glibc and Debian's C libraries.
+// packages: everything is FoundationEssentials, Dispatch, Glibc and Debian's C libraries
+// (the tests use Foundation too).
 import PackageDescription
 
 let package = Package(
@@ -17,6 +18,7 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     // libcurl's headers (libcurl4-openssl-dev); the library itself is loaded on the first
     // HTTP request (Sources/CCurl/CurlLoader.c), not linked.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
@@ -30,14 +32,14 @@ let package = Package(
     .target(name: "ShiftReport", dependencies: ["DashPilotCore"]),
 
     // Adapters at the edge; each target lists exactly the modules it imports.
-    // Threads, a condition, the command-line cursor and text helpers over Glibc, so that the
-    // daemon's modules import only FoundationEssentials and the daemon never links
-    // Foundation, CoreFoundation or ICU.
+    // Threads, a condition, the command-line cursor and text helpers over Glibc, so that
+    // every module imports only FoundationEssentials and no executable links Foundation,
+    // CoreFoundation or ICU.
     .target(name: "PlatformSupport"),
-    // Route files (GPX, GeoJSON), read and written with Foundation and FoundationXML: by
-    // the client, and by dashpilot-route-reader, never by the daemon, so the daemon never
-    // links an XML parser.
-    .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
+    // Route files (GPX, GeoJSON): GPX read with libxml2 directly, GeoJSON with
+    // FoundationEssentials' decoder; by the client, and by dashpilot-route-reader, never by
+    // the daemon, so the daemon never links an XML parser.
+    .target(name: "RouteFiles", dependencies: ["CLibXML2", "DashPilotCore", "PlatformSupport"]),
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
     .target(name: "Capture", dependencies: ["DashPilotCore", "GPSD", "Guidance", "Store"]),
@@ -62,8 +64,9 @@ let package = Package(
     .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
     // The route a fleet command sends inline (`route.load` with `args.gpx`), read by the
     // CLI's reader in a process of its own: dashpilotd runs it as a child, so the daemon
-    // judges the text with the CLI's words without mapping Foundation, ICU or libxml2.
-    .executableTarget(name: "dashpilot-route-reader", dependencies: ["DashPilotCore", "RouteFiles"]),
+    // judges the text with the CLI's words without mapping libxml2.
+    .executableTarget(
+      name: "dashpilot-route-reader", dependencies: ["DashPilotCore", "PlatformSupport", "RouteFiles"]),
     // The store's crash test runs this as a child process and kills it mid-write.
     .executableTarget(name: "dashpilot-store-child", dependencies: ["DashPilotCore", "Store", "TestSupport"]),
     // The reliability power-cut test runs this as a child: a gpsd log captured in real
