@@ -61,12 +61,13 @@ let package = Package(
 
     // Thin mains.
     .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
-    .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
+    // Also the route reader, when called by that name (the package's link to it).
+    .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI", "RouteFiles"]),
     // The route a fleet command sends inline (`route.load` with `args.gpx`), read by the
     // CLI's reader in a process of its own: dashpilotd runs it as a child, so the daemon
-    // judges the text with the CLI's words without mapping libxml2.
-    .executableTarget(
-      name: "dashpilot-route-reader", dependencies: ["DashPilotCore", "PlatformSupport", "RouteFiles"]),
+    // judges the text with the CLI's words without mapping libxml2. (The package installs
+    // dashpilotctl under this name, which runs the same RouteReaderProgram.)
+    .executableTarget(name: "dashpilot-route-reader", dependencies: ["RouteFiles"]),
     // The store's crash test runs this as a child process and kills it mid-write.
     .executableTarget(name: "dashpilot-store-child", dependencies: ["DashPilotCore", "Store", "TestSupport"]),
     // The reliability power-cut test runs this as a child: a gpsd log captured in real

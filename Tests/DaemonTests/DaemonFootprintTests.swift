@@ -53,15 +53,15 @@ struct DaemonFootprintTests {
     "libFoundationNetworking.so",
   ]
 
-  /// Every library the dynamic loader maps for a run of `name` (`LD_DEBUG=files` names each
-  /// one, whoever needed it), and how the run ended.
+  /// Every library the dynamic loader maps for a run of `executable` (`LD_DEBUG=files`
+  /// names each one, whoever needed it), and how the run ended.
   static func loadedLibraries(
-    _ name: String, _ arguments: [String], input: URL? = nil
+    _ executable: URL, _ arguments: [String], input: URL? = nil
   ) throws -> (libraries: Set<String>, status: Int32, output: String) {
     let directory = try TestPaths.temporaryDirectory("loader")
     defer { try? FileManager.default.removeItem(at: directory) }
     let process = Process()
-    process.executableURL = try DaemonBinaries.url(name)
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": directory.appendingPathComponent("ld").path]
     let output = Pipe()
@@ -87,17 +87,29 @@ struct DaemonFootprintTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let gpx = directory.appendingPathComponent("route.gpx")
     try Data(#"<gpx><rte><rtept lat="1" lon="2"/><rtept lat="1.01" lon="2"/></rte></gpx>"#.utf8).write(to: gpx)
-    // Each run reads the route for real: the reader answers with its points, the client
-    // reads the file before it finds no daemon to send it to.
-    let reader = try Self.loadedLibraries("dashpilot-route-reader", ["gpx", "fleet"], input: gpx)
-    #expect(reader.status == 0)
-    #expect(reader.output == #"[{"lat":1.0,"lon":2.0},{"lat":1.01,"lon":2.0}]"# + "\n")
+    // Each run reads the route for real: the reader answers with its points (run as the
+    // package runs it too: dashpilotctl called by the reader's name), the client reads the
+    // file before it finds no daemon to send it to.
+    let reader = try Self.loadedLibraries(
+      try DaemonBinaries.url("dashpilot-route-reader"), ["gpx", "fleet"], input: gpx)
+    let link = directory.appendingPathComponent("dashpilot-route-reader")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: try DaemonBinaries.url("dashpilotctl"))
+    let linked = try Self.loadedLibraries(link, ["gpx", "fleet"], input: gpx)
+    for run in [reader, linked] {
+      #expect(run.status == 0)
+      #expect(run.output == #"[{"lat":1.0,"lon":2.0},{"lat":1.01,"lon":2.0}]"# + "\n")
+    }
     let socket = directory.appendingPathComponent("none.sock").path
-    let client = try Self.loadedLibraries("dashpilotctl", ["route", "load", gpx.path, "--socket", socket])
+    let client = try Self.loadedLibraries(
+      try DaemonBinaries.url("dashpilotctl"), ["route", "load", gpx.path, "--socket", socket])
     #expect(client.status == 3, "\(client.output)")
-    let daemon = try Self.loadedLibraries("dashpilotd", ["--version"])
+    let daemon = try Self.loadedLibraries(try DaemonBinaries.url("dashpilotd"), ["--version"])
     #expect(daemon.status == 0)
-    for (name, run) in [("dashpilot-route-reader", reader), ("dashpilotctl", client), ("dashpilotd", daemon)] {
+    let runs = [
+      ("dashpilot-route-reader", reader), ("dashpilotctl as the reader", linked), ("dashpilotctl", client),
+      ("dashpilotd", daemon),
+    ]
+    for (name, run) in runs {
       #expect(run.libraries.filter(Self.foundationBeyondEssentials.contains) == [], "\(name)")
       // The same reading sees what each does load, so an empty answer is not a blind one.
       #expect(run.libraries.contains("libc.so.6"), "\(name): \(run.libraries.sorted())")

@@ -53,7 +53,7 @@ struct GPXDocument {
     private var text: [UInt8] = []
     private var readsText = false
 
-    func startElement(_ name: String, attributes: [String: String]) -> Bool {
+    func startElement(_ name: String, attributes: XMLAttributes) -> Bool {
       if rootElement == nil {
         rootElement = name
         guard name == "gpx" else { return false }

@@ -1,14 +1,38 @@
 import CLibXML2
 import FoundationEssentials
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What reading XML hands its handler: elements by local name (namespaces processed: GPX
 /// 1.0 and 1.1 differ only in theirs), their unprefixed attributes, and the text between
 /// tags (character data and CDATA alike), in pieces.
 protocol XMLEventHandler: AnyObject {
   /// False: read no further (the document is not one the handler reads).
-  func startElement(_ name: String, attributes: [String: String]) -> Bool
+  func startElement(_ name: String, attributes: XMLAttributes) -> Bool
   func endElement(_ name: String)
   func text(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// An element's unprefixed attributes, read when asked for (most elements' never are);
+/// valid only while `startElement` runs.
+struct XMLAttributes {
+  /// libxml2's five pointers an attribute: local name, prefix, URI, value, end of value.
+  fileprivate let fields: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+  fileprivate let count: Int
+
+  subscript(name: String) -> String? {
+    guard let fields else { return nil }
+    for index in 0..<count {
+      let attribute = fields + index * 5
+      guard attribute[1] == nil, let local = attribute[0], let start = attribute[3], let end = attribute[4],
+        name.withCString({ strcmp(UnsafeRawPointer(local).assumingMemoryBound(to: CChar.self), $0) == 0 })
+      else { continue }
+      return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+    }
+    return nil
+  }
 }
 
 /// Why a document was not read to its end.
@@ -34,15 +58,15 @@ enum XMLReadingFailure: Error, Hashable {
 /// DTD or entity is ever loaded (neither `XML_PARSE_DTDLOAD` nor `XML_PARSE_NOENT`, and
 /// `XML_PARSE_NONET` besides); a DTD that declares any entity is refused at the
 /// declaration, before anything can expand (billion laughs) or name a file; libxml2's
-/// limits stay on (no `XML_PARSE_HUGE`: 10 MB of text in a node, a name's length) and its
-/// recovery off, so the first error ends the reading; nesting is limited to
-/// `maximumDepth`, the limit libxml2's push parser of Debian 12 (2.9) does not apply
-/// itself. The work is bounded by the length of the text. Errors come back to the caller,
-/// never to standard error.
+/// limits stay on (no `XML_PARSE_HUGE`: 256 levels of nesting, 10 MB of text in a node, a
+/// name's length) and its recovery off, so the first error ends the reading. The text is
+/// handed over as a stream (`xmlCreateIOParserCtxt`), not pushed: libxml2 2.9's push
+/// parser refuses any document past 10 MB ("Huge input lookup"), which a day's track from
+/// another logger can be. The work is bounded by the length of the text. Errors come back
+/// to the caller, never to standard error.
 enum XMLEventReader {
-  /// Fed to libxml2 this much at a time, so a reading the handler stops ends early.
-  static let chunkSize = 1 << 20
-  /// libxml2's own limit for a document read whole (`xmlParserMaxDepth`); GPX needs 5.
+  /// libxml2's own limit (`xmlParserMaxDepth`), checked here first for plainer words; GPX
+  /// needs 5.
   static let maximumDepth = 256
 
   static func read(_ data: Data, into handler: XMLEventHandler) -> XMLReadingFailure? {
@@ -52,28 +76,27 @@ enum XMLEventReader {
     var callbacks = makeCallbacks()
     return withExtendedLifetime(session) {
       data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> XMLReadingFailure? in
-        let bytes = raw.bindMemory(to: CChar.self)
-        // The first four bytes tell libxml2 the encoding, as a file's first bytes do.
-        let head = min(4, bytes.count)
+        session.text = raw
         let user = Unmanaged.passUnretained(session).toOpaque()
-        guard let context = xmlCreatePushParserCtxt(&callbacks, user, bytes.baseAddress, Int32(head), nil) else {
-          return .malformed(code: Int32(XML_ERR_NO_MEMORY.rawValue), line: 0)
+        let read: xmlInputReadCallback = { user, buffer, length in
+          let session = Session.from(user)
+          let count = min(Int(length), session.text.count - session.given)
+          if count > 0, let buffer, let text = session.text.baseAddress {
+            memcpy(buffer, text + session.given, count)
+            session.given += count
+          }
+          return Int32(count)
         }
+        guard
+          let context = xmlCreateIOParserCtxt(&callbacks, user, read, nil, user, XML_CHAR_ENCODING_NONE)
+        else { return .malformed(code: Int32(XML_ERR_NO_MEMORY.rawValue), line: 0) }
         defer { xmlFreeParserCtxt(context) }
         session.context = context
         _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
-        var offset = head
-        var status: Int32 = 0
-        repeat {
-          let count = min(chunkSize, bytes.count - offset)
-          session.givenAll = offset + count == bytes.count
-          status = xmlParseChunk(
-            context, bytes.baseAddress.map { $0 + offset }, Int32(count), session.givenAll ? 1 : 0)
-          offset += count
-        } while offset < bytes.count && status == 0 && session.failure == nil
+        let status = xmlParseDocument(context)
         if let failure = session.failure { return failure }
         guard status == 0, context.pointee.wellFormed != 0 else {
-          return session.firstError ?? .malformed(code: status, line: session.line)
+          return session.firstError ?? .malformed(code: Int32(context.pointee.errNo), line: session.line)
         }
         return nil
       }
@@ -93,10 +116,11 @@ enum XMLEventReader {
     var context: xmlParserCtxtPtr?
     var failure: XMLReadingFailure?
     var firstError: XMLReadingFailure?
+    /// The text, and how much of it libxml2 has been given.
+    var text = UnsafeRawBufferPointer(start: nil, count: 0)
+    var given = 0
     /// The elements open now, innermost last.
     var openElements: [String] = []
-    /// Whether libxml2 has been given the last of the text.
-    var givenAll = false
 
     init(handler: XMLEventHandler) { self.handler = handler }
 
@@ -119,7 +143,7 @@ enum XMLEventReader {
       guard firstError == nil else { return }
       if error.code == Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue), let open = error.str1, let end = error.str2 {
         firstError = .endTagMismatch(end: String(cString: end), open: String(cString: open), line: error.line)
-      } else if givenAll, let open = openElements.last, let input = context?.pointee.input,
+      } else if given == text.count, let open = openElements.last, let input = context?.pointee.input,
         input.pointee.cur == input.pointee.end
       {
         firstError = .endsInside(open)
@@ -145,15 +169,7 @@ enum XMLEventReader {
         session.stop(.nestedTooDeep(line: session.line))
         return
       }
-      var named: [String: String] = [:]
-      // Five pointers an attribute: local name, prefix, URI, value, end of value.
-      for index in 0..<Int(attributeCount) {
-        guard let fields = attributes.map({ $0 + index * 5 }), fields[1] == nil, let name = fields[0],
-          let start = fields[3], let end = fields[4]
-        else { continue }
-        named[String(cString: name)] = String(
-          decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-      }
+      let named = XMLAttributes(fields: attributes, count: Int(attributeCount))
       if !session.handler.startElement(name, attributes: named) { session.stop(.stoppedByHandler) }
     }
     sax.endElementNs = { user, localName, _, _ in
