@@ -3,16 +3,26 @@ import Testing
 
 /// The lines `dashpilotd --foreground` writes: each field once.
 struct StandardErrorLoggerTests {
-  @Test func aFieldTheMessageAlreadySaysIsNotRepeated() {
+  @Test func aReasonTheMessageEndsWithIsNotRepeated() {
     let logger = StandardErrorLogger()
-    let message = "fixes started flowing from /dev/pts/3"
+    let reason = "fixes started flowing from /dev/pts/3"
     #expect(
-      logger.line(.notice, message, fields: LogFields(session: "8c1f", shift: 12, reason: message))
-        == "dashpilotd: notice: fixes started flowing from /dev/pts/3 [session=8c1f shift=12]")
+      logger.line(
+        .notice, "capture session 8c1f started for shift 12: " + reason,
+        fields: LogFields(session: "8c1f", shift: 12, reason: reason))
+        == "dashpilotd: notice: capture session 8c1f started for shift 12: fixes started flowing from /dev/pts/3 "
+        + "[session=8c1f shift=12]")
+    #expect(
+      logger.line(.notice, reason, fields: LogFields(reason: reason))
+        == "dashpilotd: notice: fixes started flowing from /dev/pts/3")
   }
 
-  @Test func fieldsTheMessageDoesNotSayAreWritten() {
+  @Test func fieldsTheMessageDoesNotEndWithAreWritten() {
     let logger = StandardErrorLogger()
+    // A tag the message only mentions is still written.
+    #expect(
+      logger.line(.error, "configuration error: no such file", fields: LogFields(reason: "configuration"))
+        == "dashpilotd: error: configuration error: no such file [reason=configuration]")
     #expect(
       logger.line(.warning, "store: the disk is full", fields: LogFields(reason: "store_open", extra: ["path": "/var"]))
         == "dashpilotd: warning: store: the disk is full [reason=store_open path=/var]")

@@ -31,15 +31,17 @@ public struct StandardErrorLogger: Logger {
   }
 
   /// The line for a message, without its newline. A field is written once: a reason or
-  /// another text field whose value the message already says (an event's reason is often
-  /// its whole sentence) is left out, where the journal keeps it as a field to search by;
-  /// the session and the shift are always written, for grep.
+  /// another text field that the message already ends with (an event's message closes with
+  /// its reason: "capture session … started for shift 3: fixes started flowing from
+  /// /dev/pts/3") is left out, where the journal keeps it as a field to search by; a tag
+  /// such as `reason=configuration` is written, and the session and the shift always are,
+  /// for grep.
   public func line(_ priority: LogPriority, _ message: String, fields: LogFields) -> String {
     var line = "\(identifier): \(priority.label): \(message)"
     let pairs = fields.journalFields.compactMap { name, value -> String? in
       let key = (name.hasPrefix("DASHPILOT_") ? String(name.dropFirst("DASHPILOT_".count)) : name).lowercased()
       let identifies = key == "session" || key == "shift"
-      return identifies || !message.contains(value) ? "\(key)=\(value)" : nil
+      return identifies || value.isEmpty || !message.hasSuffix(value) ? "\(key)=\(value)" : nil
     }
     if !pairs.isEmpty { line += " [\(pairs.joined(separator: " "))]" }
     return line
