@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import FoundationEssentials
 import PlatformSupport
 
@@ -243,7 +244,8 @@ public final class ControlServer {
       else { continue }
       refuse(
         connection, id: nil,
-        ControlError(.idleTimeout, "no request for \(formatSeconds(limits.idleTimeout)) s; closing the connection"))
+        ControlError(
+          .idleTimeout, "no request for \(FixedDecimal.shortest(limits.idleTimeout)) s; closing the connection"))
     }
   }
 
@@ -253,9 +255,5 @@ public final class ControlServer {
     loop.unwatch(connection.fd)
     connections[connection.fd] = nil
     Glibc.close(connection.fd)
-  }
-
-  private func formatSeconds(_ value: TimeInterval) -> String {
-    value.rounded() == value ? String(Int(value)) : String(value)
   }
 }

@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 import PlatformSupport
 
 struct ExportCommand: CLICommand {
@@ -48,7 +48,7 @@ struct ExportCommand: CLICommand {
         do {
           try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-          throw .failed("cannot write \(output): \(error.localizedDescription)")
+          throw .failed("cannot write \(output): \(SystemErrorText.reason(error))")
         }
         context.console.error("Wrote shift #\(id) (\(result.segments.count) segments) to \(output).")
       } else {

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import PlatformSupport
 import ShiftReport
 
@@ -82,7 +82,7 @@ struct ReportCommand: CLICommand {
     do {
       try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
-      throw .failed("cannot write \(path): \(error.localizedDescription)")
+      throw .failed("cannot write \(path): \(SystemErrorText.reason(error))")
     }
     let between = result.stretches.count > 1 ? result.stretches.count - 1 : 0
     if context.options.json {

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -33,10 +33,12 @@ enum HumanFormat {
     let minutes = (total % 3600) / 60
     let rest = total % 60
     if days > 0 { return "\(days)d \(hours)h" }
-    if hours > 0 { return "\(hours)h \(String(format: "%02d", minutes))m" }
-    if minutes > 0 { return "\(minutes)m \(String(format: "%02d", rest))s" }
+    if hours > 0 { return "\(hours)h \(twoDigits(minutes))m" }
+    if minutes > 0 { return "\(minutes)m \(twoDigits(rest))s" }
     return "\(rest)s"
   }
+
+  private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
   /// Metres in the daemon's unit (its name, as status gives it) with one decimal: "3.2 mi",
   /// "0.4 km".
