@@ -25,6 +25,8 @@ public final class SampleStore {
   public var commitObserver: (any StoreCommitObserver)?
   /// Says when sample rows already read may have gone (`rowTally`).
   let sampleRowWatch: RowWatch
+  /// How the timed commits of samples kept their time (`SampleBatch.flushIfDue`).
+  public internal(set) var commitTally = CommitTally()
 
   /// How much a committed write is worth keeping through a power cut.
   public enum Durability: Sendable {

@@ -87,7 +87,13 @@ struct RequestParserTests {
     arguments: [
       ControlRequest(id: 1, command: .status),
       ControlRequest(id: 2, command: .shiftStart),
-      ControlRequest(id: 3, command: .shifts(limit: 5)),
+      ControlRequest(id: 3, command: .shifts(ShiftsArguments(limit: 5))),
+      ControlRequest(
+        id: 4,
+        command: .shifts(
+          ShiftsArguments(
+            limit: 20, before: 31, since: Date(timeIntervalSince1970: 1_790_000_000),
+            until: Date(timeIntervalSince1970: 1_790_086_400)))),
       ControlRequest(id: 4, command: .shiftShow(id: 12)),
       ControlRequest(id: 5, command: .export(id: 9_000_000_000)),
       ControlRequest(
@@ -141,7 +147,7 @@ struct RequestParserTests {
   @Test("only the commands that change state are marked so")
   func stateChangingCommands() {
     let changing = ControlCommand.Kind.allCases.filter(\.changesState).map(\.rawValue).sorted()
-    #expect(changing == ["import", "navigate", "route.clear", "route.load", "shift.end", "shift.start"])
+    #expect(changing == ["backup", "import", "navigate", "route.clear", "route.load", "shift.end", "shift.start"])
   }
 
   @Test("pseudo-random bytes always give an answer, never a trap")

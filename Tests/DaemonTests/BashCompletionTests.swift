@@ -88,7 +88,8 @@ struct BashCompletionTests {
         == (["--mode", "--output", "--route"] + Self.globalOptions).sorted())
     #expect(try Self.complete(["dashpilotctl", "report", "3", "-o", "x.svg", "--m"], data: data) == ["--mode"])
     #expect(
-      try Self.complete(["dashpilotctl", "shifts", "--"], data: data) == (["--limit"] + Self.globalOptions).sorted())
+      try Self.complete(["dashpilotctl", "shifts", "--"], data: data)
+        == (["--before", "--limit", "--since", "--until"] + Self.globalOptions).sorted())
     #expect(
       try Self.complete(["dashpilotctl", "navigate", "51.5,-0.1", "--mode", ""], data: data) == ["driving", "walking"])
     #expect(

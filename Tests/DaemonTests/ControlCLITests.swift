@@ -75,7 +75,20 @@ struct CLIArgumentTests {
       ),
       (
         ["shifts", "--limit", "0"],
-        "dashpilotctl: --limit needs a positive whole number\nRun 'dashpilotctl help shifts' for its usage.\n"
+        "dashpilotctl: --limit needs a whole number from 1 to 1000\nRun 'dashpilotctl help shifts' for its usage.\n"
+      ),
+      (
+        ["shifts", "--before", "x7"],
+        "dashpilotctl: \"x7\" is not a shift number\nRun 'dashpilotctl help shifts' for its usage.\n"
+      ),
+      (
+        ["shifts", "--since", "yesterday"],
+        "dashpilotctl: --since needs a day such as 2026-11-01 or a UTC time such as 2026-11-01T08:00:00Z\n"
+          + "Run 'dashpilotctl help shifts' for its usage.\n"
+      ),
+      (
+        ["shifts", "--since", "2026-11-02", "--until", "2026-11-01"],
+        "dashpilotctl: --until must come after --since\nRun 'dashpilotctl help shifts' for its usage.\n"
       ),
       (["status", "--socket"], "dashpilotctl: --socket needs a PATH\nRun 'dashpilotctl help' for the commands.\n"),
     ])

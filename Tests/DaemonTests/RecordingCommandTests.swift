@@ -79,5 +79,19 @@ struct RecordingCommandTests {
         == true)
     let limited = try daemon.controlJSON(["shifts", "--limit", "1"])
     #expect((limited["shifts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2])
+    #expect(limited["more"] as? Bool == true)
+    #expect(limited["next_before"] as? Int == 2)
+    let firstPage = try daemon.control(["shifts", "--limit", "1"]).standardOutput.split(separator: "\n")
+    #expect(firstPage.count == 2)
+    #expect(firstPage.last == "Older shifts: dashpilotctl shifts --before 2 --limit 1")
+    let older = try daemon.controlJSON(["shifts", "--before", "#2"])
+    #expect((older["shifts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [1])
+    #expect(older["more"] as? Bool == false)
+    #expect(older["next_before"] is NSNull)
+    // The imported track is of November 2023; the shift started by hand, of now.
+    let of2023 = try daemon.controlJSON(["shifts", "--since", "2023-01-01", "--until", "2024-01-01T00:00:00Z"])
+    #expect((of2023["shifts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2])
+    let none = try daemon.control(["shifts", "--since", "2000-01-01", "--until", "2000-01-02"])
+    #expect(none.standardOutput == "No shifts match.\n")
   }
 }

@@ -51,6 +51,17 @@ struct StoreMaintenanceDaemonTests {
     // Every sample that could be read: the shift's 3,000 less one damaged page's.
     let count = try #require(Int(copied.split(separator: " ").first { Int($0) != nil } ?? ""))
     #expect(count > 2_900 && count < 3_000)
+    let store = try #require(first.controlJSON(["status"]).object("store"))
+    #expect(store["check"] as? String == "damaged")
+    #expect((store["check_findings"] as? [String])?.isEmpty == false)
+    let rebuild = try #require(store["rebuild"] as? [String: Any])
+    #expect(rebuild["purpose"] as? String == "salvage")
+    #expect(rebuild["state"] as? String == "copied")
+    #expect(rebuild["copied_samples"] as? Int == count)
+    #expect((rebuild["unreadable"] as? [String])?.count == 1)
+    let human = try first.control(["status"]).standardOutput
+    #expect(human.contains(" · damaged: "))
+    #expect(human.contains(" · a copy of its readable rows is ready: the next start of dashpilotd switches to it"))
     // Recording goes on into the damaged file meanwhile.
     #expect(try first.control(["shift", "start"]).status == 0)
     #expect(try first.control(["shift", "end"]).status == 0)

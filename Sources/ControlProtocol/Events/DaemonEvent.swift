@@ -32,6 +32,8 @@ public enum DaemonEvent: Sendable, Hashable {
 
   case storeError(StoreFailure)
   case storeRecovered
+  case storeChecked(StoreChecked)
+  case storeReplaced(StoreReplaced)
 
   case uplinkOutboxOverflow
 
@@ -73,6 +75,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case shiftImported = "shift.imported"
     case storeError = "store.error"
     case storeRecovered = "store.recovered"
+    case storeChecked = "store.checked"
+    case storeReplaced = "store.replaced"
     case uplinkOutboxOverflow = "uplink.outbox_overflow"
     case guidanceRouteLoaded = "guidance.route_loaded"
     case guidanceRoutePlanned = "guidance.route_planned"
@@ -116,6 +120,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .shiftImported: .shiftImported
     case .storeError: .storeError
     case .storeRecovered: .storeRecovered
+    case .storeChecked: .storeChecked
+    case .storeReplaced: .storeReplaced
     case .uplinkOutboxOverflow: .uplinkOutboxOverflow
     case .guidanceRouteLoaded: .guidanceRouteLoaded
     case .guidanceRoutePlanned: .guidanceRoutePlanned
@@ -158,6 +164,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .shiftImported(let fields): fields
     case .shiftEnded(let fields): fields
     case .storeError(let fields): fields
+    case .storeChecked(let fields): fields
+    case .storeReplaced(let fields): fields
     case .guidanceRouteLoaded(let fields), .guidanceRoutePlanned(let fields): fields
     case .guidanceNavigateRequested(let fields): fields
     case .guidanceNavigateFailed(let fields): fields
@@ -209,6 +217,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .shiftImported: self = .shiftImported(try ShiftNumber(from: decoder))
     case .storeError: self = .storeError(try StoreFailure(from: decoder))
     case .storeRecovered: self = .storeRecovered
+    case .storeChecked: self = .storeChecked(try StoreChecked(from: decoder))
+    case .storeReplaced: self = .storeReplaced(try StoreReplaced(from: decoder))
     case .uplinkOutboxOverflow: self = .uplinkOutboxOverflow
     case .guidanceRouteLoaded: self = .guidanceRouteLoaded(try RouteFollowed(from: decoder))
     case .guidanceRoutePlanned: self = .guidanceRoutePlanned(try RouteFollowed(from: decoder))
@@ -268,6 +278,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .shiftStarted(let fields): fields.startedBy.rawValue
     case .shiftEnded(let fields): fields.endedBy.rawValue
     case .storeError(let fields): fields.reason
+    case .storeChecked(let fields): fields.result
+    case .storeReplaced(let fields): fields.purpose
     case .guidanceNavigateFailed(let fields): fields.failure
     case .guidanceRerouteFailed(let fields): fields.failure
     case .guidanceSpeechFailed: SpeechFailed.reason

@@ -7,8 +7,14 @@ extension ControlCommand {
   var arguments: [String: JSONValue] {
     switch self {
     case .status, .shiftStart, .shiftEnd, .routeClear, .events: return [:]
-    case .shifts(let limit): return limit.map { ["limit": .number(Double($0))] } ?? [:]
+    case .shifts(let page):
+      var members: [String: JSONValue] = ["limit": .number(Double(page.limit))]
+      if let before = page.before { members["before"] = .number(Double(before)) }
+      if let text = page.since.flatMap(UTCTimestamp.string) { members["since"] = .string(text) }
+      if let text = page.until.flatMap(UTCTimestamp.string) { members["until"] = .string(text) }
+      return members
     case .shiftShow(let id), .export(let id): return ["id": .number(Double(id))]
+    case .backup(let arguments): return arguments.path.map { ["path": .string($0)] } ?? [:]
     case .import(let arguments):
       var members: [String: JSONValue] = [
         "points": .array(arguments.points.map(\.jsonValue)), "more": .bool(arguments.more),

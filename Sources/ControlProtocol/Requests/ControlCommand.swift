@@ -10,7 +10,7 @@ public enum ControlCommand: Sendable, Hashable {
   case status
   case shiftStart
   case shiftEnd
-  case shifts(limit: Int?)
+  case shifts(ShiftsArguments)
   case shiftShow(id: Int64)
   case export(id: Int64)
   /// A shift's report: its stretches simplified for drawing, its gaps with their causes
@@ -21,6 +21,8 @@ public enum ControlCommand: Sendable, Hashable {
   case routeClear
   case navigate(NavigateArguments)
   case events
+  /// A consistent copy of the database, written by the daemon while it records.
+  case backup(BackupArguments)
 
   /// Which request this is, without its arguments: what a component claims, what a
   /// configuration allows, and, as its raw value, what a request's `cmd` holds.
@@ -37,13 +39,15 @@ public enum ControlCommand: Sendable, Hashable {
     case routeClear = "route.clear"
     case navigate
     case events
+    case backup
 
     /// Whether the request changes what the daemon records or follows. Such requests are
     /// only for root, the daemon's own user and members of the socket group; anyone who
     /// can open the socket may read.
     public var changesState: Bool {
       switch self {
-      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate: true
+      // A backup writes a file as the daemon's user: only for those who may change state.
+      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup: true
       case .status, .shifts, .shiftShow, .export, .report, .events: false
       }
     }
@@ -63,6 +67,7 @@ public enum ControlCommand: Sendable, Hashable {
     case .routeClear: .routeClear
     case .navigate: .navigate
     case .events: .events
+    case .backup: .backup
     }
   }
 

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import PlatformSupport
 
 struct ShiftStartCommand: CLICommand {
@@ -57,43 +58,72 @@ struct ShiftEndCommand: CLICommand {
 
 struct ShiftsCommand: CLICommand {
   static let words = ["shifts"]
-  static let summary = "List shifts, newest first, each with its recorded mileage."
+  static let summary = "List shifts, newest first, a page at a time, each with its recorded mileage."
   static let help = """
-    USAGE: dashpilotctl shifts [--limit N] [--json]
+    USAGE: dashpilotctl shifts [--limit N] [--before ID] [--since DAY] [--until DAY] [--json]
 
     Lists shifts, newest first: number, start and end, the recorded mileage in the
     words status uses ("12.4 mi recorded · partial route"), and how each started and
-    ended (by hand, on movement, after a stop, when capture was lost). --limit shows
-    only the newest N.
+    ended (by hand, on movement, after a stop, when capture was lost).
+
+    A box records for years, so shifts come a page at a time: the newest 20, or --limit
+    N (at most 1000). When older shifts match, the last line says how to ask for the
+    next page (--before ID lists the shifts older than shift ID). --since and --until
+    keep the shifts that started in that time (a day such as 2026-11-01, from its start
+    in UTC, or a UTC time such as 2026-11-01T08:00:00Z; --until is not included).
     """
 
-  var limit: Int?
+  var page = ShiftsArguments()
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
-    if let text = try arguments.option("--limit") {
-      guard let value = Int(text), value > 0 else {
-        throw UsageError("--limit needs a positive whole number", command: Self.name)
+    if let text = try arguments.option("--limit", value: "a number of shifts") {
+      guard let value = Int(text), (1...ShiftsArguments.maximumLimit).contains(value) else {
+        throw UsageError("--limit needs a whole number from 1 to \(ShiftsArguments.maximumLimit)", command: Self.name)
       }
-      limit = value
+      page.limit = value
+    }
+    if let text = try arguments.option("--before", value: "a shift ID") {
+      page.before = try ArgumentCursor.shiftID(text, command: Self.name)
+    }
+    if let text = try arguments.option("--since", value: "a day") {
+      page.since = try ArgumentCursor.time(text, option: "--since", command: Self.name)
+    }
+    if let text = try arguments.option("--until", value: "a day") {
+      page.until = try ArgumentCursor.time(text, option: "--until", command: Self.name)
+    }
+    if let since = page.since, let until = page.until, until <= since {
+      throw UsageError("--until must come after --since", command: Self.name)
     }
     try arguments.finish()
   }
 
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
-      let result = try client.request(.shifts(limit: limit), as: ShiftsResult.self)
+      let result = try client.request(.shifts(page), as: ShiftsResult.self)
       if context.options.json {
         context.printJSON(result)
       } else if result.shifts.isEmpty {
         context.console.line(
-          "No shifts recorded yet. One starts when the vehicle drives off ([Shift] Start=movement), "
-            + "or with `dashpilotctl shift start`.")
+          page.before == nil && page.since == nil && page.until == nil
+            ? "No shifts recorded yet. One starts when the vehicle drives off ([Shift] Start=movement), "
+              + "or with `dashpilotctl shift start`."
+            : "No shifts match.")
       } else {
         let renderer = ShiftRenderer(console: context.console)
         for shift in result.shifts { context.console.line(renderer.row(shift)) }
+        if let next = result.nextBefore { context.console.line("Older shifts: \(nextPage(before: next))") }
       }
       return .success
     }
+  }
+
+  /// The command that lists the next page: this one's options, older than `before`.
+  func nextPage(before: Int64) -> String {
+    var words = ["dashpilotctl", "shifts", "--before", String(before)]
+    if page.limit != ShiftsArguments.defaultLimit { words += ["--limit", String(page.limit)] }
+    if let since = page.since.flatMap(UTCTimestamp.string) { words += ["--since", since] }
+    if let until = page.until.flatMap(UTCTimestamp.string) { words += ["--until", until] }
+    return words.joined(separator: " ")
   }
 }
 

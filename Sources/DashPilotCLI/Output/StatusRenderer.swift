@@ -85,10 +85,32 @@ struct StatusRenderer {
   }
 
   private func storeLine(_ store: StoreSection) -> String {
+    var line: String
     switch store.ok {
-    case true?: return "\(store.path) · " + console.styled("ok", .green)
-    case false?: return "\(store.path) · " + console.styled("error", .red) + ": \(store.lastError ?? "unknown")"
+    case true?: line = "\(store.path) · " + console.styled("ok", .green)
+    case false?: line = "\(store.path) · " + console.styled("error", .red) + ": \(store.lastError ?? "unknown")"
     case nil: return "\(store.path) · not reported"
     }
+    // Only what a person looking after the box should act on or wait for.
+    if let late = store.commitsLate, late > 0 {
+      line += " · \(late) commit\(late == 1 ? "" : "s") a second or more late"
+    }
+    switch store.check {
+    case "damaged"?:
+      let finding = store.checkFindings?.first ?? "the check found problems"
+      line += " · " + console.styled("damaged", .red) + ": " + finding
+    case "failed"?:
+      line += " · the integrity check could not run: " + (store.checkFindings?.first ?? "unknown")
+    default: break
+    }
+    if let rebuild = store.rebuild {
+      let what = rebuild.purpose == "salvage" ? "a copy of its readable rows" : "a copy in the current layout"
+      switch rebuild.state {
+      case "copied": line += " · \(what) is ready: the next start of dashpilotd switches to it"
+      case "failed": line += " · \(what) failed; it is tried again"
+      default: line += " · making \(what) (\(rebuild.copiedSamples) samples so far)"
+      }
+    }
+    return line
   }
 }

@@ -95,6 +95,32 @@ extension SampleStore {
     }
   }
 
+  /// A page of the shifts, newest first (by id: the order they were made): at most `limit`,
+  /// with ids below `before`, started at or after `since` and before `until`; `more` says
+  /// whether older shifts match beyond it. The shifts table has a row a day at most, so a
+  /// page costs the same whatever the age of the file.
+  public func shifts(
+    limit: Int, before: Int64? = nil, since: Date? = nil, until: Date? = nil
+  ) throws(StoreError) -> (shifts: [StoredShift], more: Bool) {
+    let from = try since.map { (date) throws(StoreError) in try EncodedSample.milliseconds(date, role: "since") }
+    let to = try until.map { (date) throws(StoreError) in try EncodedSample.milliseconds(date, role: "until") }
+    return try database.withStatement(
+      """
+      SELECT \(Self.shiftColumns) FROM shifts
+      WHERE id < ?1 AND started_at_ms >= ?2 AND started_at_ms < ?3 ORDER BY id DESC LIMIT ?4
+      """
+    ) { (s) throws(StoreError) -> (shifts: [StoredShift], more: Bool) in
+      try s.bind(before ?? Int64.max, at: 1)
+      try s.bind(from ?? Int64.min, at: 2)
+      try s.bind(to ?? Int64.max, at: 3)
+      try s.bind(Int64(max(0, limit)) + 1, at: 4)
+      var page: [StoredShift] = []
+      while try s.step() { page.append(Self.shift(from: s)) }
+      let more = page.count > limit
+      return (Array(page.prefix(limit)), more)
+    }
+  }
+
   /// The shift's recorded distance, measured now from its stored rows in one pass, with
   /// the shift's window when it has ended. Nothing derived is stored, so a fix to the
   /// calculation improves every historical shift.

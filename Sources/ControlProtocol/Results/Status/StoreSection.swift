@@ -4,6 +4,19 @@ public struct StoreSection: Sendable, Hashable, Codable {
   /// Whether the last write succeeded; null until the store is plugged in.
   @ExplicitNull public var ok: Bool?
   @ExplicitNull public var lastError: String?
+  /// Capture's timed commits since the daemon started: how many, how many came a second
+  /// or more after they were due, and the most one was late (ms); null until the store is
+  /// plugged in.
+  @ExplicitNull public var commits: Int?
+  @ExplicitNull public var commitsLate: Int?
+  @ExplicitNull public var worstCommitDelayMilliseconds: Int?
+  /// The whole-file check after start-up: "waiting", "running", "ok", "damaged" or
+  /// "failed"; what it found when not ok.
+  @ExplicitNull public var check: String?
+  @ExplicitNull public var checkFindings: [String]?
+  /// A copy of the file being made while recording (a salvage or a conversion), with how
+  /// far it is; null when none is made.
+  @ExplicitNull public var rebuild: StoreRebuildSection?
 
   public init(path: String, ok: Bool? = nil, lastError: String? = nil) {
     self.path = path
@@ -12,7 +25,10 @@ public struct StoreSection: Sendable, Hashable, Codable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case path, ok
+    case path, ok, commits, check, rebuild
     case lastError = "last_error"
+    case commitsLate = "commits_late"
+    case worstCommitDelayMilliseconds = "worst_commit_delay_ms"
+    case checkFindings = "check_findings"
   }
 }

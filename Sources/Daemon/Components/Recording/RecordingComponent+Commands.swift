@@ -5,6 +5,10 @@ import FoundationEssentials
 import Guidance
 import Store
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 // The control commands the recording component answers.
 extension RecordingComponent {
   public func handle(_ request: ControlRequest, responder: Responder) {
@@ -16,11 +20,12 @@ extension RecordingComponent {
       switch request.command {
       case .shiftStart: responder.succeed(try startShift(store))
       case .shiftEnd: responder.succeed(try endShift(store))
-      case .shifts(let limit): try listShifts(store, limit: limit, responder)
+      case .shifts(let page): try listShifts(store, page, responder)
       case .shiftShow(let id): showShift(id: id, responder)
       case .export(let id): export(id: id, responder)
       case .report(let arguments): report(arguments, responder)
       case .import(let arguments): try importTrack(store, arguments, responder: responder)
+      case .backup(let arguments): backup(arguments, responder)
       default: responder.fail(.unavailable, "\(name) does not answer \(request.command.name)")
       }
     } catch {
@@ -46,20 +51,19 @@ extension RecordingComponent {
     }
   }
 
-  private func listShifts(_ store: SampleStore, limit: Int?, _ responder: Responder) throws {
+  private func listShifts(_ store: SampleStore, _ page: ShiftsArguments, _ responder: Responder) throws {
     // The writer's epoch, read before the reader's snapshot: a change after it moves it.
     let rowEpoch = try store.rowEpoch()
     let (figure, figures) = (figure, figures)
     answerFromHistory(responder) { reader in
       try reader.read { (_) throws(StoreError) in
-        var shifts = try reader.shifts().reversed().map { $0 }
-        if let limit { shifts = Array(shifts.prefix(max(0, limit))) }
+        let found = try reader.shifts(limit: page.limit, before: page.before, since: page.since, until: page.until)
         var rows: [ShiftSummary] = []
-        for stored in shifts {
+        for stored in found.shifts {
           let distance = try reader.recordedDistance(ofShift: stored.id, remembering: figures, rowEpoch: rowEpoch)
           rows.append(figure.summary(of: stored, distance: distance))
         }
-        return ShiftsResult(shifts: rows)
+        return ShiftsResult(shifts: rows, more: found.more)
       }
     }
   }
@@ -103,6 +107,27 @@ extension RecordingComponent {
     }
   }
 
+  /// `backup`: SQLite's online backup on a reader's connection, off the loop, so capture
+  /// commits on while a year is copied. The daemon writes the file, as its own user.
+  private func backup(_ arguments: BackupArguments, _ responder: Responder) {
+    guard let now = context?.clock.now().wall else { return }
+    let path = arguments.path ?? StoreBackup.defaultPath(forDatabase: configuration.databasePath, now: now)
+    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    if arguments.path == nil, !directory.isEmpty { mkdir(directory, 0o750) }
+    answerFromHistory(responder) { reader in
+      do throws(StoreError) {
+        let copy = try reader.backup(to: path)
+        return BackupResult(path: copy.path, bytes: copy.bytes, shifts: copy.shifts)
+      } catch .invalidSetting(let reason) {
+        throw BackupRefused(reason)
+      } catch {
+        let user = getpwuid(geteuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? "uid \(geteuid())"
+        let reason = error.sqliteFailure?.message ?? "\(error)"
+        throw BackupRefused("dashpilotd (user \(user)) could not write \(path): \(reason)")
+      }
+    }
+  }
+
   /// The whole track: the control server assembled its parts.
   private func importTrack(_ store: SampleStore, _ arguments: ImportArguments, responder: Responder) throws {
     let points = arguments.points
@@ -129,6 +154,7 @@ extension RecordingComponent {
 
   /// The answer for a store error: what the client did wrong, or what failed here.
   static func controlError(_ error: any Error) -> ControlError {
+    if let refused = error as? BackupRefused { return ControlError(.failed, refused.description) }
     guard let error = error as? StoreError else { return ControlError(.failed, "\(error)") }
     switch error {
     case .shiftAlreadyOpen: return ControlError(.conflict, error.description)
@@ -140,4 +166,10 @@ extension RecordingComponent {
     default: return ControlError(.failed, "the store failed: \(error.description)")
     }
   }
+}
+
+/// Why a backup was not written, in the words the client shows.
+struct BackupRefused: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
 }

@@ -1,3 +1,4 @@
+import ControlProtocol
 import FoundationEssentials
 import Glibc
 import PlatformSupport
@@ -51,5 +52,51 @@ extension RecordingComponent {
     self.maintenance = maintenance
     perform(said)
     start(next)
+  }
+}
+
+extension RecordingComponent {
+  /// The store's part of `status` beyond its health: the commits' timing, the check, the copy.
+  func contributeMaintenance(to section: inout StoreSection) {
+    if let tally = store?.commitTally {
+      section.commits = tally.commits
+      section.commitsLate = tally.late
+      section.worstCommitDelayMilliseconds = Int((tally.worstDelay * 1000).rounded())
+    }
+    guard let maintenance else { return }
+    switch maintenance.check {
+    case .waiting: section.check = "waiting"
+    case .running: section.check = "running"
+    case .healthy: section.check = "ok"
+    case .damaged(_, let findings):
+      section.check = "damaged"
+      section.checkFindings = findings
+    case .failed(_, let reason):
+      section.check = "failed"
+      section.checkFindings = [reason]
+    }
+    section.rebuild = maintenance.rebuild.section
+  }
+}
+
+extension StoreMaintenance.Rebuild {
+  /// As status shows it; nil when no copy is made.
+  var section: StoreRebuildSection? {
+    switch self {
+    case .none: nil
+    case .requested(let purpose):
+      StoreRebuildSection(purpose: purpose.rawValue, state: "copying", copiedSamples: 0, unreadable: [])
+    case .copying(let progress): Self.section(progress, state: "copying")
+    case .copied(let progress, _): Self.section(progress, state: "copied")
+    case .failed(_, _, let purpose):
+      StoreRebuildSection(purpose: purpose.rawValue, state: "failed", copiedSamples: 0, unreadable: [])
+    }
+  }
+
+  private static func section(_ progress: StoreRebuild.Progress, state: String) -> StoreRebuildSection {
+    StoreRebuildSection(
+      purpose: progress.purpose.rawValue, state: state, copiedSamples: progress.copiedSamples,
+      unreadable: progress.unreadable.map { "\($0.lowerBound)-\($0.upperBound)" }
+        + (progress.tailUnreadable ? ["\(progress.reachedRowID + 1)-"] : []))
   }
 }

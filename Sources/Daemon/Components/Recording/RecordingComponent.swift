@@ -32,7 +32,7 @@ import Store
 public final class RecordingComponent: DaemonComponent {
   public let name = "recording"
   public let commands: Set<ControlCommand.Kind> = [
-    .shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import,
+    .shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import, .backup,
   ]
 
   /// The `capture.rejected` key of fixes dropped while the store failed.
@@ -102,8 +102,14 @@ public final class RecordingComponent: DaemonComponent {
     // A new or migrated file is routine; a damaged one moved aside is not.
     let report = store.openReport
     let priority: LogPriority = report.needsAttention ? .warning : .info
-    for message in report.messages {
+    for message in report.messages where message != report.switched?.message(path: report.path) {
       context.logger.log(priority, "store: \(message)", fields: LogFields(reason: "store_open"))
+    }
+    if let switched = report.switched {
+      context.announce(
+        .storeReplaced(
+          .init(purpose: switched.purpose.rawValue, samples: switched.samples, keptAs: switched.keptAs)),
+        "store: " + switched.message(path: report.path), priority: priority)
     }
     // Sessions a crashed or killed process left running are over: say so.
     for session in try store.endRunningCaptureSessions(at: now.wall, reason: "daemon restarted") {
@@ -290,5 +296,6 @@ public final class RecordingComponent: DaemonComponent {
     }
     status.store.ok = coordinator.storeHealth.error == nil
     status.store.lastError = coordinator.storeHealth.error
+    contributeMaintenance(to: &status.store)
   }
 }

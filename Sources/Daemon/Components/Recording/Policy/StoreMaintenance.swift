@@ -1,3 +1,4 @@
+import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
 import PlatformSupport
@@ -105,16 +106,21 @@ struct StoreMaintenance: Hashable {
       check = .damaged(at: now, findings: findings)
       let count = finding.lines.count
       said.append(
-        .log(
-          .error,
-          "store: \(path) is damaged (quick_check found \(count) problem\(count == 1 ? "" : "s"): "
-            + findings.joined(separator: "; ") + "); capture goes on into it, every row that can be read is "
-            + "copied into a fresh file, and the next start of dashpilotd puts the copy in its place, keeping the "
-            + "damaged file beside it", LogFields(reason: "store_damaged")))
+        .announce(
+          EventReport(
+            .storeChecked(.init(result: "damaged", findings: findings)),
+            "store: \(path) is damaged (quick_check found \(count) problem\(count == 1 ? "" : "s"): "
+              + findings.joined(separator: "; ") + "); capture goes on into it, every row that can be read is "
+              + "copied into a fresh file, and the next start of dashpilotd puts the copy in its place, keeping the "
+              + "damaged file beside it", priority: .error)))
       purpose = .salvage
     case .failure(let error):
       check = .failed(at: now, reason: error.description)
-      said.append(.log(.error, "store: the integrity check of \(path) could not run: \(error)", fields))
+      said.append(
+        .announce(
+          EventReport(
+            .storeChecked(.init(result: "failed", findings: [error.description])),
+            "store: the integrity check of \(path) could not run: \(error)", priority: .error)))
       if copyLeftUnfinished { purpose = .convert }
     }
     guard let purpose, rebuild == .none || purpose == .salvage else { return (said, []) }
