@@ -50,14 +50,16 @@ public struct HistoryParameters: Sendable, Hashable {
   public func validate() throws(HistoryParameterError) {
     guard rate.isFinite, Self.rates.contains(rate) else {
       throw HistoryParameterError(
-        "--rate \(rate) must be between \(Self.rates.lowerBound) and \(Self.rates.upperBound) Hz")
+        "--rate \(Self.number(rate)) must be between \(Self.number(Self.rates.lowerBound)) and "
+          + "\(Self.number(Self.rates.upperBound)) fixes a second")
     }
     guard Self.shiftCounts.contains(shifts) else {
       throw HistoryParameterError("--shifts \(shifts) must be between 0 and \(Self.shiftCounts.upperBound)")
     }
     guard hours.isFinite, Self.shiftHours.contains(hours) else {
       throw HistoryParameterError(
-        "--hours \(hours) must be between \(Self.shiftHours.lowerBound) and \(Self.shiftHours.upperBound)")
+        "--hours \(Self.number(hours)) must be between \(Self.number(Self.shiftHours.lowerBound)) and "
+          + "\(Self.number(Self.shiftHours.upperBound))")
     }
     guard until.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) == 0 else {
       throw HistoryParameterError("--until must be a day (YYYY-MM-DD), not a time of day")

@@ -30,11 +30,18 @@ while let argument = arguments.popFirst() {
     guard let next = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)") }
     return next
   }
+  func number(_ text: String) -> Double {
+    guard let number = Double(text) else { fail("\(argument) \(text) is not a number") }
+    return number
+  }
   switch argument {
   case "--file": file = value()
-  case "--rate": parameters.rate = Double(value()) ?? .nan
-  case "--shifts": parameters.shifts = Int(value()) ?? -1
-  case "--hours": parameters.hours = Double(value()) ?? .nan
+  case "--rate": parameters.rate = number(value())
+  case "--shifts":
+    let text = value()
+    guard let shifts = Int(text) else { fail("--shifts \(text) is not a whole number") }
+    parameters.shifts = shifts
+  case "--hours": parameters.hours = number(value())
   case "--seed":
     let text = value()
     guard let seed = UInt64(text) else { fail("--seed \(text) must be a whole number from 0") }
