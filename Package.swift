@@ -81,7 +81,8 @@ let package = Package(
     .executableTarget(
       name: "dashpilot-bench",
       dependencies: [
-        "Capture", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport", "Routing", "Store", "TestSupport", "Uplink",
+        "Capture", "DashPilotCore", "GPSD", "Guidance", "HistoryGenerator", "PlatformSupport", "Routing", "Store",
+        "TestSupport", "Uplink",
       ]),
 
     // Tests.
