@@ -81,10 +81,15 @@ let package = Package(
     // libFuzzer on the control request parser (`make fuzz`); without -sanitize=fuzzer it
     // checks files, so a plain build builds it too.
     .executableTarget(name: "dashpilot-fuzz-request", dependencies: ["ControlProtocol"]),
+    // Histories of months or years of shifts, written through the store's own code, for the
+    // benchmarks and tests of a box that has recorded for a long time (scripts/history).
+    .target(name: "HistoryGenerator", dependencies: ["Capture", "DashPilotCore", "Store"]),
+    .executableTarget(name: "dashpilot-history", dependencies: ["HistoryGenerator"]),
     .executableTarget(
       name: "dashpilot-bench",
       dependencies: [
-        "Capture", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport", "Routing", "Store", "TestSupport", "Uplink",
+        "Capture", "DashPilotCore", "GPSD", "Guidance", "HistoryGenerator", "PlatformSupport", "Routing", "Store",
+        "TestSupport", "Uplink",
       ]),
 
     // Tests.
@@ -95,6 +100,8 @@ let package = Package(
     .testTarget(name: "ShiftReportTests", dependencies: ["DashPilotCore", "ShiftReport", "TestSupport"]),
     .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport", "TestSupport"]),
     .testTarget(name: "StoreTests", dependencies: ["CSQLite", "DashPilotCore", "Store", "TestSupport"]),
+    .testTarget(
+      name: "HistoryGeneratorTests", dependencies: ["DashPilotCore", "HistoryGenerator", "Store", "TestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "PlatformSupport", "TestSupport"]),
     .testTarget(
       name: "CaptureTests", dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "Store", "TestSupport"]),
