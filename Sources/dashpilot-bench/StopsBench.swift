@@ -34,6 +34,13 @@ func runStopsBenchmarks(_ report: inout BenchReport) {
         + "under a bridge without fixes, found as a capture gap and no stop: \(score.gapsAsExpected) of "
         + "\(score.gapsExpected))")
     for problem in score.problems { print("  \(problem)") }
+    // What asking costs: the whole day's rows measured and read for stops, as shift show will.
+    let rounds = 20
+    let seconds = report.seconds {
+      for _ in 0..<rounds { _ = policy.stops(in: result.samples) }
+    }
+    report.record("stops.policy_ms_per_day", (seconds / Double(rounds) * 10_000).rounded() / 10, "ms")
+    print("  (\(result.samples.count) kept and held rows, \(result.samples.filter(\.isHeld).count) held)")
   } catch {
     FileHandle.standardError.write(Data("stops benchmarks on the delivery day skipped: \(error)\n".utf8))
   }
