@@ -8,6 +8,7 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("store", runStoreBenchmarks),
   ("capture", runCaptureBenchmarks),
   ("truth", runTruthBenchmarks),
+  ("stops", runStopsBenchmarks),
   ("routing", runRoutingBenchmarks),
   ("uplink", runUplinkBenchmarks),
   ("reliability", runReliabilityBenchmarks),
