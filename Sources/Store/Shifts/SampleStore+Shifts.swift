@@ -43,7 +43,11 @@ extension SampleStore {
       var ended = found
       ended.shift.endedAt = EncodedSample.date(milliseconds: end)
       ended.endedBy = endedBy
-      try commitObserver?.shiftCompleted(ended, distance: try recordedDistance(ofShift: id), in: currentTransaction)
+      if let commitObserver {
+        try commitObserver.shiftCompleted(
+          ended, distance: try recordedDistance(ofShift: id), sampleRows: try sampleCount(ofShift: id),
+          in: currentTransaction)
+      }
       return ended
     }
   }
@@ -77,17 +81,19 @@ extension SampleStore {
     ) { (s) throws(StoreError) -> StoredShift? in try s.step() ? Self.shift(from: s) : nil }
   }
 
+  /// Shift `id`; nil when there is none, or when it is being deleted (`beginDeleting`): a
+  /// shift is never seen half-deleted.
   public func shift(id: Int64) throws(StoreError) -> StoredShift? {
-    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts WHERE id = ?") {
+    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts WHERE id = ? AND deleting = 0") {
       (s) throws(StoreError) -> StoredShift? in
       try s.bind(id, at: 1)
       return try s.step() ? Self.shift(from: s) : nil
     }
   }
 
-  /// Every shift, oldest first.
+  /// Every shift, oldest first (none being deleted).
   public func shifts() throws(StoreError) -> [StoredShift] {
-    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts ORDER BY id") {
+    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts WHERE deleting = 0 ORDER BY id") {
       (s) throws(StoreError) -> [StoredShift] in
       var result: [StoredShift] = []
       while try s.step() { result.append(Self.shift(from: s)) }
