@@ -7,7 +7,7 @@ import Store
 /// in.
 ///
 /// Age is judged by the shift's end against the box's trusted time now
-/// (`DaemonContext.trustedNow`: a synchronised wall clock, else the receiver's time carried
+/// (the context's `trustedNow`: a synchronised wall clock, else the receiver's time carried
 /// forward). A shift's end is dated on the receiver's clock too (`ShiftClock`), so both
 /// sides of the comparison are the receiver's time where the wall clock cannot be trusted.
 /// With no trusted time, nothing goes by age: a box whose wall clock is years ahead must not

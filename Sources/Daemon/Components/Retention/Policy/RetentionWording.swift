@@ -16,7 +16,8 @@ enum RetentionWording {
       text = "retention: every shift is kept (KeepDays=forever)"
     }
     if policy.floor.isOff { return text + "; no free-space floor (FreeSpaceFloor=0)" }
-    let floor = floorBytes.map { "\(policy.floor) (\(ByteCount.text($0)))" } ?? "\(policy.floor)"
+    var floor = "\(policy.floor)"
+    if case .percent = policy.floor, let floorBytes { floor += " (\(ByteCount.text(floorBytes)))" }
     return text
       + (policy.requiresAcknowledgement
         ? "; below the free-space floor of \(floor), shifts the broker has acknowledged are deleted, oldest first"
