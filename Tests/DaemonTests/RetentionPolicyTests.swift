@@ -118,6 +118,10 @@ import Testing
       RetentionWording.outlook(available: 3_500_000_000, bytesPerDay: 1_200_000, daysLeft: 2_916.7)
         == "store: 3.3G free for recording at the last 7 days' rate of 1.1M a day: about 2916 days of recording left")
     #expect(
+      RetentionWording.outlook(available: 73 << 30, bytesPerDay: 610, daysLeft: 128_500_000)
+        == "store: 73G free for recording at the last 7 days' rate of 610 bytes a day: more than ten years of "
+        + "recording left")
+    #expect(
       RetentionWording.outlook(available: 900_000, bytesPerDay: 1_200_000, daysLeft: 0.75)
         == "store: 879K free for recording at the last 7 days' rate of 1.1M a day: less than a day of recording left")
     #expect(

@@ -59,6 +59,8 @@ public final class RetentionComponent: DaemonComponent {
   /// The lowest days-left warning given; nil while none is due.
   var warnedAt: Int?
   var saidStuckBelowFloor = false
+  /// Whether the room was below the floor at the last tick.
+  var wasShort = false
   /// When (monotonic) the next pass for room may begin: at once while deletions make room,
   /// an hour after one found nothing it may delete.
   var nextFreeSpacePass: Double = 0
@@ -96,7 +98,11 @@ public final class RetentionComponent: DaemonComponent {
       lastSpaceRead = now.monotonic
       readSpace()
     }
-    if !figuresReading, lastFiguresRead.map({ now.monotonic - $0 >= Self.passInterval }) ?? true,
+    // Hourly, and at once when the room first falls below the floor: the rate is what
+    // says how long the card lasts then.
+    let short = space.map { policy.shortfall($0) != nil } ?? false
+    defer { wasShort = short }
+    if !figuresReading, (short && !wasShort) || (lastFiguresRead.map({ now.monotonic - $0 >= Self.passInterval }) ?? true),
       let trusted = context.trustedNow(now)
     {
       lastFiguresRead = now.monotonic

@@ -61,7 +61,9 @@ enum RetentionWording {
     guard let bytesPerDay else { return text + "; the rate of recording is not known yet" }
     guard let daysLeft else { return text + "; nothing was recorded in the last 7 days" }
     text += " at the last 7 days' rate of \(ByteCount.text(Int64(bytesPerDay.rounded()))) a day: "
-    return text + (daysLeft < 1 ? "less than a day of recording left" : "about \(count(Int(daysLeft), "day")) of recording left")
+    if daysLeft < 1 { return text + "less than a day of recording left" }
+    if daysLeft >= 3_650 { return text + "more than ten years of recording left" }
+    return text + "about \(count(Int(daysLeft), "day")) of recording left"
   }
 
   /// Below the floor with nothing that may go.
