@@ -20,6 +20,9 @@ let package = Package(
     // libcurl's headers (libcurl4-openssl-dev); the library itself is loaded on the first
     // HTTP request (Sources/CCurl/CurlLoader.c), not linked.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // Linux calls Glibc's module cannot reach (ioprio_set: the store's background check
+    // reads at idle I/O priority).
+    .target(name: "CLinux"),
     .systemLibrary(
       name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
@@ -33,7 +36,7 @@ let package = Package(
     // Threads, a condition, the command-line cursor and text helpers over Glibc, so that the
     // daemon's modules import only FoundationEssentials and the daemon never links
     // Foundation, CoreFoundation or ICU.
-    .target(name: "PlatformSupport"),
+    .target(name: "PlatformSupport", dependencies: ["CLinux"]),
     // Route files (GPX, GeoJSON), read and written with Foundation and FoundationXML: by
     // the client, and by dashpilot-route-reader, never by the daemon, so the daemon never
     // links an XML parser.

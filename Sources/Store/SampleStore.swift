@@ -49,6 +49,25 @@ public final class SampleStore {
     sampleRowWatch = database.watchRows(ofTable: "samples")
   }
 
+  /// A read-only connection to the store's file at `path`, for a thread that reads history
+  /// beside the daemon's one writer: in WAL neither waits for the other, and each read
+  /// transaction sees one committed snapshot. It never migrates or checks: the writer did
+  /// that when it opened the file, so a file at another schema version is refused.
+  public init(readingFrom path: String) throws(StoreError) {
+    database = try Database(path: path, readOnly: true, vfs: nil)
+    let version = try Schema.userVersion(database)
+    guard version <= Schema.latestVersion else {
+      throw .newerSchema(path: path, found: version, supported: Schema.latestVersion)
+    }
+    guard version == Schema.latestVersion else {
+      throw .notMigrated(path: path, found: version, expected: Schema.latestVersion)
+    }
+    // A reader's page cache is its own: a long listing must not hold a writer's memory.
+    try database.execute("PRAGMA cache_size = -1024")
+    openReport = StoreOpenReport(path: path, foundSchemaVersion: version, schemaVersion: version, movedAside: nil)
+    sampleRowWatch = database.watchRows(ofTable: "samples")
+  }
+
   /// Forgets cached session rows after a failed write.
   func forgetCachedRows() {
     sessionIDsByRow.removeAll()
@@ -95,6 +114,17 @@ public final class SampleStore {
   /// Copies the write-ahead log into the file and empties it (a backup, a size measured).
   public func checkpoint() throws(StoreError) {
     _ = try database.textColumn("PRAGMA wal_checkpoint(TRUNCATE)")
+  }
+
+  /// The whole file's health as `PRAGMA quick_check` reports it (["ok"] when healthy): every
+  /// page is read, so it takes time in proportion to the file (a reader's work, never the
+  /// writer's at start-up). A file too damaged to be walked is reported as its error.
+  public func quickCheck() throws(StoreError) -> [String] {
+    do {
+      return try database.textColumn("PRAGMA quick_check")
+    } catch .corrupt(let failure) {
+      return [failure.description]
+    }
   }
 
   /// The whole file's health, as `PRAGMA integrity_check` reports it ("ok" when healthy).

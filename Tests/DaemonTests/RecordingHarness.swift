@@ -121,7 +121,7 @@ final class RecordingHarness {
       longitude: -0.12 + (along ?? Double(second) * 10) / metresPerDegree, eph: eph, speed: speed, track: 90,
       device: "/dev/ttyUSB0")
     component.handle(.report(.tpv(tpv), arrival: Double(second)))
-    component.judgeQuietInstant(arrivedBy: .infinity, now: clock.now())
+    component.judgePendingInstant(now: clock.now())
   }
 
   /// Moves the monotonic clock on by `seconds` and runs the component's tick.

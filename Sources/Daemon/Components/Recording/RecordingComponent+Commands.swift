@@ -18,9 +18,9 @@ extension RecordingComponent {
       case (.shiftEnd, _): responder.succeed(try endShift(store))
       case (.shifts, .shifts(let limit)): try listShifts(store, limit: limit, responder)
       case (.shifts, _): try listShifts(store, limit: nil, responder)
-      case (.shiftShow, .shiftShow(let id)): try showShift(store, id: id, responder)
-      case (.export, .export(let id)): try export(store, id: id, responder)
-      case (.report, .report(let arguments)): try report(store, arguments, responder)
+      case (.shiftShow, .shiftShow(let id)): showShift(id: id, responder)
+      case (.export, .export(let id)): export(id: id, responder)
+      case (.report, .report(let arguments)): report(arguments, responder)
       case (.import, .import(let arguments)): try importTrack(store, arguments, responder: responder)
       default:
         responder.fail(.badArguments, "\(request.command.rawValue) was sent without its arguments")
@@ -30,23 +30,50 @@ extension RecordingComponent {
     }
   }
 
-  private func listShifts(_ store: SampleStore, limit: Int?, _ responder: Responder) throws {
-    var shifts = try store.shifts().reversed().map { $0 }
-    if let limit { shifts = Array(shifts.prefix(max(0, limit))) }
-    var rows: [ShiftSummary] = []
-    for stored in shifts {
-      rows.append(figure.summary(of: stored, distance: try store.recordedDistance(ofShift: stored.id)))
+  /// Reads history on a reader's connection, off the loop (`StoreReaders`), and answers on
+  /// the loop with what `job` returned, or its error as the store's errors are answered:
+  /// capture's commits and `status` never wait for a listing or an export.
+  private func answerFromHistory<Answer: Encodable & Sendable>(
+    _ responder: Responder, _ job: @escaping @Sendable (SampleStore) throws -> Answer
+  ) {
+    guard let readers, let context else { return responder.fail(.unavailable, "the store is not open") }
+    let bound = context.bind(responder)
+    readers.read(job) { result in
+      bound.withValue { responder in
+        switch result {
+        case .success(let answer): responder.succeed(answer)
+        case .failure(let error): responder.fail(Self.controlError(error))
+        }
+      }
     }
-    responder.succeed(ShiftsResult(shifts: rows))
   }
 
-  private func showShift(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
-    responder.succeed(try ShiftAnswer(store, id: id).detail(figure, store: store))
+  private func listShifts(_ store: SampleStore, limit: Int?, _ responder: Responder) throws {
+    // The writer's epoch, read before the reader's snapshot: a change after it moves it.
+    let rowEpoch = try store.rowEpoch()
+    let (figure, figures) = (figure, figures)
+    answerFromHistory(responder) { reader in
+      try reader.read { (_) throws(StoreError) in
+        var shifts = try reader.shifts().reversed().map { $0 }
+        if let limit { shifts = Array(shifts.prefix(max(0, limit))) }
+        var rows: [ShiftSummary] = []
+        for stored in shifts {
+          let distance = try reader.recordedDistance(ofShift: stored.id, remembering: figures, rowEpoch: rowEpoch)
+          rows.append(figure.summary(of: stored, distance: distance))
+        }
+        return ShiftsResult(shifts: rows)
+      }
+    }
+  }
+
+  private func showShift(id: Int64, _ responder: Responder) {
+    let figure = figure
+    answerFromHistory(responder) { reader in try ShiftAnswer(reader, id: id).detail(figure, store: reader) }
   }
 
   /// A route that guidance cannot follow is the client's mistake, said as `route load`
   /// says it.
-  private func report(_ store: SampleStore, _ arguments: ReportArguments, _ responder: Responder) throws {
+  private func report(_ arguments: ReportArguments, _ responder: Responder) {
     var route: GuidanceRoute?
     if !arguments.route.isEmpty {
       do {
@@ -56,22 +83,26 @@ extension RecordingComponent {
         return
       }
     }
-    let answer = try ShiftAnswer(store, id: arguments.id)
-    responder.succeed(
-      try answer.report(figure, store: store, route: route, mode: TravelMode(arguments.mode)))
+    let (figure, mode) = (figure, TravelMode(arguments.mode))
+    answerFromHistory(responder) { [route] reader in
+      try ShiftAnswer(reader, id: arguments.id).report(figure, store: reader, route: route, mode: mode)
+    }
   }
 
-  private func export(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
-    guard let stored = try store.shift(id: id) else { throw StoreError.shiftNotFound(id) }
-    let segments = try store.continuousSegments(ofShift: id).map { segment in
-      segment.samples.map {
-        WireTrackPoint(
-          lat: $0.coordinate.latitude, lon: $0.coordinate.longitude, time: $0.timestamp.timeIntervalSince1970,
-          accuracy: $0.horizontalAccuracy)
+  private func export(id: Int64, _ responder: Responder) {
+    let figure = figure
+    answerFromHistory(responder) { reader in
+      guard let stored = try reader.shift(id: id) else { throw StoreError.shiftNotFound(id) }
+      let segments = try reader.continuousSegments(ofShift: id).map { segment in
+        segment.samples.map {
+          WireTrackPoint(
+            lat: $0.coordinate.latitude, lon: $0.coordinate.longitude, time: $0.timestamp.timeIntervalSince1970,
+            accuracy: $0.horizontalAccuracy)
+        }
       }
+      let distance = try reader.recordedDistance(ofShift: id)
+      return ExportResult(shift: figure.summary(of: stored, distance: distance), segments: segments)
     }
-    let distance = try store.recordedDistance(ofShift: id)
-    responder.succeed(ExportResult(shift: figure.summary(of: stored, distance: distance), segments: segments))
   }
 
   /// The whole track: the control server assembled its parts.

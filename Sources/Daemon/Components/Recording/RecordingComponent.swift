@@ -43,6 +43,13 @@ public final class RecordingComponent: DaemonComponent {
 
   var context: DaemonContext?
   var store: SampleStore?
+  /// The threads that read history (`shifts`, `shift show`, `export`, `report`) off the loop.
+  var readers: StoreReaders?
+  /// The whole-file check, after start-up.
+  private var check: StoreCheck?
+  var checkState = StoreCheckState()
+  /// Completed shifts' figures, remembered for the readers.
+  let figures = ShiftFigureMemory()
   var liveMileage: ActiveShiftRouteService?
   private var source: GPSDSource?
   private var observers: [any FixObserver] = []
@@ -90,7 +97,7 @@ public final class RecordingComponent: DaemonComponent {
     for handler in storeOpenedHandlers { try handler(store) }
     // A new or migrated file is routine; a damaged one moved aside is not.
     let report = store.openReport
-    let priority: LogPriority = report.movedAside != nil || !report.problems.isEmpty ? .warning : .info
+    let priority: LogPriority = report.needsAttention ? .warning : .info
     for message in report.messages {
       context.logger.log(priority, "store: \(message)", fields: LogFields(reason: "store_open"))
     }
@@ -101,6 +108,9 @@ public final class RecordingComponent: DaemonComponent {
         "capture session \(session) ended: daemon restarted")
     }
     liveMileage = ActiveShiftRouteService(store: store)
+    readers = StoreReaders(path: configuration.databasePath, count: Self.readerCount, mailbox: context.mailbox)
+    check = StoreCheck(
+      path: configuration.databasePath, mailbox: context.mailbox, monotonic: context.clock.clocks.monotonic)
     let open = try store.openShift()
     if configuration.shiftStart == .movement {
       try beginWatching(store)
@@ -170,37 +180,48 @@ public final class RecordingComponent: DaemonComponent {
   }
 
   public func tick(now: ClockReading) {
-    coordinator.ticked(now: now)
-    guard let capture else { return }
-    judgeQuietInstant(arrivedBy: now.monotonic - Self.quietInstant, now: now)
-    switch capture.flushIfDue() {
-    case .nothingDue: break
-    case .wrote: perform(coordinator.storeWrote())
-    case .failed(let outcome): perform(coordinator.captured(outcome, now: now))
-    }
-    if coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
+    let outcome = capture?.tick(
+      quietSince: now.monotonic - Self.quietInstant, receiverTime: coordinator.receiverTime(now: now),
+      synchronisedWallClock: now.synchronisedWall)
+    perform(coordinator.ticked(captured: outcome, now: now))
+    if let capture, coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
       perform(coordinator.storeRetried(succeeded: capture.retryStore(), now: now))
     }
-    timePassed(now: now)
+    if let check, let context, checkState.startIfDue(now: now.wall) {
+      let bound = context.bind(self)
+      check.run { result in
+        bound.withValue { recording in
+          guard let context = recording.context else { return }
+          recording.perform(
+            recording.checkState.finished(
+              result, path: recording.configuration.databasePath, now: context.clock.now().wall))
+        }
+      }
+    }
   }
 
   /// A receiver's instant is judged when the next one's report comes; one that has had no
   /// report for this long (seconds) is judged on the tick.
   static let quietInstant: Double = 1
 
-  /// Judges the receiver's last instant if its last report arrived by `arrival`
-  /// (`.infinity`: whatever it is, as when a test says the instant is complete).
-  func judgeQuietInstant(arrivedBy arrival: Double, now: ClockReading) {
-    guard let capture, let outcome = capture.judgeInstantIfQuietSince(arrival) else { return }
-    perform(coordinator.captured(outcome, now: now))
+  /// Judges the receiver's last instant whatever it is, as when a test says the instant is
+  /// complete.
+  func judgePendingInstant(now: ClockReading) {
+    guard let capture else { return }
+    perform(coordinator.captured(capture.judgePendingInstant(), now: now))
   }
 
   public func isMakingProgress(now: ClockReading) -> Bool {
     coordinator.isMakingProgress(now: now)
   }
 
+  /// Threads reading history: two, so a short request is not queued behind a long export.
+  static let readerCount = 2
+
   public func stop() {
     if let now = context?.clock.now() { endCapture(reason: "daemon stopping", now: now) }
+    readers?.finish()
+    check?.finish()
     // Before the source's thread closes the socket, which it does as it stops.
     unwatchGPSD()
     if let source, !source.stop(timeout: 5) {
@@ -220,10 +241,8 @@ public final class RecordingComponent: DaemonComponent {
     // A report of a class nothing here reads (GST, SKY, WATCH: half of what gpsd sends)
     // changes no status and no capture; it is not worth a turn through either.
     if case .report(.other, _) = event { return }
-    perform(coordinator.gpsdReported(event), now: now)
-    guard let capture else { return }
-    perform(
-      coordinator.captured(capture.handle(event, synchronisedWallClock: now.synchronisedWall), now: now), now: now)
+    let captured = capture?.handle(event, synchronisedWallClock: now.synchronisedWall)
+    perform(coordinator.reported(event, captured: captured, now: now), now: now)
   }
 
   // MARK: - Carrying out the coordinator's actions
@@ -264,8 +283,7 @@ public final class RecordingComponent: DaemonComponent {
 
   public func contribute(to status: inout StatusResult) {
     status.gpsd = coordinator.gpsd.section(address: configuration.gpsd.description)
-    status.capture =
-      capture.map { coordinator.tally.section(session: $0.session, statistics: $0.statistics) } ?? SessionTally.idle
+    status.capture = capture.map { coordinator.tally.section(session: $0.session) } ?? SessionTally.idle
     if let liveMileage {
       do {
         if let live = try liveMileage.status() {
