@@ -15,6 +15,7 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("e2e", runEndToEndCPUBenchmarks),
   ("wear", runStoreWearBenchmarks),
   ("report", runReportBenchmarks),
+  ("retention", runRetentionBenchmarks),
 ]
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == CaptureInstructionsBench.childFlag {
   exit(CaptureInstructionsChild.run(log: CommandLine.arguments[2], database: CommandLine.arguments[3]))

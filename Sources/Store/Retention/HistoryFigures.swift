@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// What the file holds, for the rate at which recording fills the card: counted on a read
-/// connection of its own (`HistoryReader`), because counting the samples reads an index
-/// entry for every one of them, time in proportion to the history.
+/// connection of its own (`SampleStore.historyFigures`), because counting the samples reads
+/// an index entry for every one of them, time in proportion to the history.
 public struct HistoryFigures: Sendable, Hashable {
   /// Bytes of the file's pages in use (free pages not counted).
   public var usedBytes: Int64
@@ -20,18 +20,12 @@ public struct HistoryFigures: Sendable, Hashable {
   }
 }
 
-/// A read-only connection to the store's file, for the thread that counts its history (WAL:
-/// it never waits for the writer, nor the writer for it). Use it from one thread.
-public final class HistoryReader {
-  private let database: Database
-
-  public init(path: String) throws(StoreError) {
-    database = try Database(path: path, readOnly: true)
-  }
-
-  /// The figures as one snapshot; `since` starts the recent window.
-  public func figures(since: Date) throws(StoreError) -> HistoryFigures {
-    let sinceMilliseconds = Int64((since.timeIntervalSince1970 * 1_000).rounded(.down))
+extension SampleStore {
+  /// The figures as one snapshot, `since` starting the recent window. Counting the samples
+  /// takes time in proportion to the history: call it on a reader of its own
+  /// (`init(readingFrom:)`), off the loop.
+  public func historyFigures(since: Date) throws(StoreError) -> HistoryFigures {
+    let sinceMilliseconds = try EncodedSample.milliseconds(since, role: "window start")
     return try database.readTransaction { () throws(StoreError) -> HistoryFigures in
       let pages = try database.scalarInt64("PRAGMA page_count") ?? 0
       let free = try database.scalarInt64("PRAGMA freelist_count") ?? 0

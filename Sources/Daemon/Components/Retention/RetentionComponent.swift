@@ -136,21 +136,25 @@ enum RetentionPass {
 }
 
 /// The read-only connection that counts the history, used only on the retention worker's
-/// thread, opened there on first use (at idle I/O priority).
+/// thread, opened there on first use (the thread then at idle I/O priority and nice 19).
 final class HistoryReaderBox: @unchecked Sendable {
   // @unchecked: touched only by the worker thread's jobs, one at a time.
   let path: String
-  private var reader: HistoryReader?
+  private var reader: SampleStore?
 
   init(path: String) { self.path = path }
 
   func figures(since: Date) -> Result<HistoryFigures, StoreError> {
-    do {
-      if reader == nil {
-        IOPriority.makeCurrentThreadIdle()
-        reader = try HistoryReader(path: path)
+    do throws(StoreError) {
+      if reader == nil { _ = ThreadPriority.makeCurrentThreadIdle() }
+      let reader: SampleStore
+      if let open = self.reader {
+        reader = open
+      } else {
+        reader = try SampleStore(readingFrom: path)
+        self.reader = reader
       }
-      return .success(try reader!.figures(since: since))
+      return .success(try reader.historyFigures(since: since))
     } catch {
       reader = nil
       return .failure(error)
