@@ -19,13 +19,20 @@ extension RetentionComponent {
       return
     }
     lastAgePass = now.monotonic
-    pass = .age(cutoff: cutoff, now: trusted, cursor: nil, kept: [])
+    pass = resumeFirst() ?? .age(cutoff: cutoff, now: trusted, cursor: nil, kept: [])
     scheduleStep(after: 0)
   }
 
   func beginFreeSpacePass() {
-    pass = .freeSpace(cursor: nil)
+    pass = resumeFirst() ?? .freeSpace(cursor: nil)
     scheduleStep(after: 0)
+  }
+
+  /// A deletion that failed part-way is finished before anything else is begun: its shift
+  /// is already out of every list.
+  private func resumeFirst() -> RetentionPass? {
+    guard let store, let marked = try? store.shiftsBeingDeleted(), !marked.isEmpty else { return nil }
+    return .resume
   }
 
   func scheduleStep(after delay: TimeInterval) {
@@ -62,9 +69,10 @@ extension RetentionComponent {
     } catch {
       let id = current?.deletion.shift.id ?? 0
       context.logger.warning(RetentionWording.failed(id, error), fields: LogFields(shift: id, reason: "retention"))
-      // The mark stays: the next pass takes the shift up again.
+      // The mark stays: the next pass, an hour on, takes the shift up again.
       current = nil
       pass = nil
+      nextFreeSpacePass = MonotonicClock.now() + Self.passInterval
     }
   }
 
