@@ -141,16 +141,19 @@ public final class DaemonUnderTest: @unchecked Sendable {
 
   /// Starts the daemon; `config` is written to a file and passed with --config.
   /// `executable` runs another copy of `dashpilotd` (one with other programs beside it).
+  /// `databasePath` is a database of the test's own, which outlives the daemon (a restart on
+  /// the same file); by default the daemon's temporary directory holds a new one.
   public init(
-    config: String? = nil, arguments: [String] = [], environment: [String: String] = [:], executable: URL? = nil
+    config: String? = nil, arguments: [String] = [], environment: [String: String] = [:], executable: URL? = nil,
+    databasePath: String? = nil
   ) throws {
     directory = try TestPaths.temporaryDirectory("dashpilotd")
     chmod(directory.path, 0o755)
     socketPath = directory.appendingPathComponent("control.sock").path
-    databasePath = directory.appendingPathComponent("dashpilot.sqlite").path
+    self.databasePath = databasePath ?? directory.appendingPathComponent("dashpilot.sqlite").path
     logPath = directory.appendingPathComponent("daemon.log").path
     notifications = try NotifySocketListener(path: directory.appendingPathComponent("notify.sock").path)
-    var allArguments = ["--socket", socketPath, "--database", databasePath, "--gpsd", "127.0.0.1:1"]
+    var allArguments = ["--socket", socketPath, "--database", self.databasePath, "--gpsd", "127.0.0.1:1"]
     if let config {
       let path = directory.appendingPathComponent("dashpilot.conf").path
       try config.write(toFile: path, atomically: true, encoding: .utf8)
@@ -182,6 +185,16 @@ public final class DaemonUnderTest: @unchecked Sendable {
   }
 
   public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+  /// Waits until the daemon's log holds `text`; the log's line that does, nil on timeout.
+  public func waitForLog(_ text: String, timeout: TimeInterval = 60) -> String? {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+      if let line = log.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+      usleep(20_000)
+    } while Date() < deadline
+    return nil
+  }
 
   public var pid: Int32 { process.processIdentifier }
 

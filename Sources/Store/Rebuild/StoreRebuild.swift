@@ -64,11 +64,18 @@ public final class StoreRebuild {
     }
     if !resuming { try Self.copySchemaObjects(database) }
     progress = try RebuildState.read(database, purpose: purpose)
-    if resuming, purpose == .salvage, progress.purpose != .salvage {
-      progress.purpose = .salvage
+    samples = try RowCopier(database: database, table: "samples")
+    if purpose == .salvage { try markSalvage() }
+  }
+
+  /// A copy begun as a conversion that turns out to be of a damaged file: the damaged file
+  /// is kept when the copy takes its place.
+  public func markSalvage() throws(StoreError) {
+    guard progress.purpose != .salvage else { return }
+    progress.purpose = .salvage
+    try database.writeTransaction("mark the rebuild a salvage") { () throws(StoreError) in
       try RebuildState.write(progress, database)
     }
-    samples = try RowCopier(database: database, table: "samples")
   }
 
   /// Copies at most `rows` more samples; returns how far the copy is.

@@ -45,9 +45,11 @@ public final class RecordingComponent: DaemonComponent {
   var store: SampleStore?
   /// The threads that read history (`shifts`, `shift show`, `export`, `report`) off the loop.
   var readers: StoreReaders?
-  /// The whole-file check, after start-up.
-  private var check: StoreCheck?
-  var checkState = StoreCheckState()
+  /// The whole-file check after start-up, the copy of the file a damaged file or an old
+  /// layout calls for, and what decides them (`RecordingComponent+StoreMaintenance`).
+  var check: StoreCheck?
+  var rebuilder: StoreRebuilder?
+  var maintenance: StoreMaintenance?
   /// Completed shifts' figures, remembered for the readers.
   let figures = ShiftFigureMemory()
   var liveMileage: ActiveShiftRouteService?
@@ -109,8 +111,7 @@ public final class RecordingComponent: DaemonComponent {
     }
     liveMileage = ActiveShiftRouteService(store: store)
     readers = StoreReaders(path: configuration.databasePath, count: Self.readerCount, mailbox: context.mailbox)
-    check = StoreCheck(
-      path: configuration.databasePath, mailbox: context.mailbox, monotonic: context.clock.clocks.monotonic)
+    try beginMaintenance(store, context: context)
     let open = try store.openShift()
     if configuration.shiftStart == .movement {
       try beginWatching(store)
@@ -187,17 +188,7 @@ public final class RecordingComponent: DaemonComponent {
     if let capture, coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
       perform(coordinator.storeRetried(succeeded: capture.retryStore(), now: now))
     }
-    if let check, let context, checkState.startIfDue(now: now.wall) {
-      let bound = context.bind(self)
-      check.run { result in
-        bound.withValue { recording in
-          guard let context = recording.context else { return }
-          recording.perform(
-            recording.checkState.finished(
-              result, path: recording.configuration.databasePath, now: context.clock.now().wall))
-        }
-      }
-    }
+    maintainStore(now: now)
   }
 
   /// A receiver's instant is judged when the next one's report comes; one that has had no
@@ -222,6 +213,7 @@ public final class RecordingComponent: DaemonComponent {
     if let now = context?.clock.now() { endCapture(reason: "daemon stopping", now: now) }
     readers?.finish()
     check?.finish()
+    rebuilder?.finish()
     // Before the source's thread closes the socket, which it does as it stops.
     unwatchGPSD()
     if let source, !source.stop(timeout: 5) {
