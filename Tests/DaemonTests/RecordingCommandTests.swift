@@ -69,7 +69,9 @@ struct RecordingCommandTests {
         "1 unbroken stretch of capture", "No capture gaps detected",
         "Continuity was inferred from timestamps, so capture gaps cannot be seen.",
       ])
-    let rows = try daemon.control(["shifts"]).standardOutput.split(separator: "\n").map(String.init)
+    var rows = try daemon.control(["shifts"]).standardOutput.split(separator: "\n").map(String.init)
+    // Beneath the list, what the box keeps.
+    #expect(rows.popLast() == "Every shift is kept ([Store] KeepDays=forever).")
     #expect(rows.count == 2)
     #expect(rows.first?.hasPrefix("#2  ") == true)
     #expect(rows.first?.hasSuffix("1.0 km recorded · partial route  (imported)") == true)

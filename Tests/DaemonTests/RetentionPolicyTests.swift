@@ -116,21 +116,41 @@ import Testing
         == "retention: 1 shift that ended more than 1 day ago is kept until the broker acknowledges it: 4")
     #expect(
       RetentionWording.outlook(available: 3_500_000_000, bytesPerDay: 1_200_000, daysLeft: 2_916.7)
-        == "store: 3.3G free for recording at the last 7 days' rate of 1.1M a day: about 2916 days of recording left")
+        == "3.3G free for recording at the last 7 days' rate of 1.1M a day: about 2916 days of recording left")
     #expect(
       RetentionWording.outlook(available: 73 << 30, bytesPerDay: 610, daysLeft: 128_500_000)
-        == "store: 73G free for recording at the last 7 days' rate of 610 bytes a day: more than ten years of "
+        == "73G free for recording at the last 7 days' rate of 610 bytes a day: more than ten years of "
         + "recording left")
     #expect(
       RetentionWording.outlook(available: 900_000, bytesPerDay: 1_200_000, daysLeft: 0.75)
-        == "store: 879K free for recording at the last 7 days' rate of 1.1M a day: less than a day of recording left")
+        == "879K free for recording at the last 7 days' rate of 1.1M a day: less than a day of recording left")
     #expect(
       RetentionWording.outlook(available: 900, bytesPerDay: 0, daysLeft: nil)
-        == "store: 900 bytes free for recording; nothing was recorded in the last 7 days")
+        == "900 bytes free for recording; nothing was recorded in the last 7 days")
     #expect(
       RetentionWording.stuckBelowFloor(available: 180 << 20, floor: 200 << 20, uplink: true)
         == "store: 180M free for recording is below the floor of 200M, and no shift the broker has acknowledged is "
         + "left to delete")
+  }
+
+  @Test func shiftsSaysWhatIsKept() {
+    #expect(RetentionWording.kept(Self.policy(keepDays: nil)) == "Every shift is kept ([Store] KeepDays=forever).")
+    #expect(
+      RetentionWording.kept(Self.policy(keepDays: nil, uplink: true))
+        == "Every shift is kept ([Store] KeepDays=forever); below the card's free-space floor (10%), shifts the "
+        + "broker has acknowledged go, oldest first.")
+    #expect(
+      RetentionWording.kept(Self.policy(keepDays: 90))
+        == "Shifts are kept 90 days after they end, then deleted ([Store] KeepDays=90).")
+    #expect(
+      RetentionWording.kept(Self.policy(keepDays: 1, uplink: true, floor: .bytes(512 << 20)))
+        == "Shifts are kept 1 day after they end, then deleted once the broker has acknowledged them "
+        + "([Store] KeepDays=1); below the card's free-space floor (512M), shifts the broker has acknowledged go "
+        + "sooner, oldest first.")
+    #expect(
+      RetentionWording.kept(Self.policy(keepDays: 30, uplink: true, floor: .bytes(0)))
+        == "Shifts are kept 30 days after they end, then deleted once the broker has acknowledged them "
+        + "([Store] KeepDays=30).")
   }
 
   @Test func aDeletedShiftIsSaidWithItsTimesWhatWentAndWhy() throws {

@@ -93,6 +93,23 @@ struct DaemonFreeSpaceFloorTests {
       daemon.logLines(containing: "dashpilotd: warning: store: ") >= 2
         && daemon.logLines(containing: "is below the floor of 12M, and no shift the broker has acknowledged") == 1)
     #expect(try RetentionRig.listedShifts(daemon) == [neverSent])
+    // status and shifts say it too.
+    let status = try daemon.controlJSON(["status"])
+    let store = try #require(status.object("store"))
+    #expect(store["free_space_floor_bytes"] as? Int == 12 << 20)
+    #expect(store["keep_days"] is NSNull)
+    let free = try #require(store["free_bytes"] as? Int)
+    #expect(free > 0 && free < 12 << 20, "\(store)")
+    let daysLeft = try #require(store["days_left"] as? Double)
+    #expect(daysLeft < 30, "\(store)")
+    let said = try #require(store["outlook"] as? String)
+    #expect(said.contains(" free for recording at the last 7 days' rate of "), "\(said)")
+    #expect(try daemon.control(["status"]).standardOutput.contains("\n           \(said)\n"))
+    let kept = try daemon.controlJSON(["shifts"])["kept"] as? String
+    #expect(
+      kept
+        == "Every shift is kept ([Store] KeepDays=forever); below the card's free-space floor (12M), shifts the "
+        + "broker has acknowledged go, oldest first.")
     #expect(try DaemonDatabaseProbe.query(database, "SELECT shift_id, count(*) FROM samples GROUP BY shift_id") == ["7|800"])
     #expect(try DaemonDatabaseProbe.integrity(database) == ["ok"])
     #expect(daemon.process.isRunning)

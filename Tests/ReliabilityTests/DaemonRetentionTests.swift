@@ -61,6 +61,11 @@ struct DaemonRetentionTests {
       "\(daemon.log)")
     #expect(daemon.logLines(containing: "retention: deleted") == 1)
     #expect(try RetentionRig.listedShifts(daemon) == [open, middling, recent])
+    let listed = try daemon.control(["shifts"])
+    #expect(
+      listed.standardOutput.hasSuffix("\nShifts are kept 30 days after they end, then deleted ([Store] KeepDays=30).\n"),
+      "\(listed.standardOutput)")
+    #expect(try daemon.controlJSON(["status"]).object("store")?["keep_days"] as? Int == 30)
     let shown = try daemon.control(["shift", "show", "1"])
     #expect(shown.status == 1)
     #expect(shown.standardError.contains("no shift with id 1"), "\(shown)")

@@ -232,10 +232,14 @@ public struct ShiftSummary: Sendable, Hashable, Codable {
   }
 }
 
-/// `shifts`: newest first.
+/// `shifts`: newest first, and what the box keeps (`[Store] KeepDays=`, the free-space floor).
 public struct ShiftsResult: Sendable, Hashable, Codable {
   public var shifts: [ShiftSummary]
-  public init(shifts: [ShiftSummary]) { self.shifts = shifts }
+  public var kept: String?
+  public init(shifts: [ShiftSummary], kept: String? = nil) {
+    self.shifts = shifts
+    self.kept = kept
+  }
 }
 
 /// `shift show ID`: the row plus the sentences that qualify its figure, and each capture

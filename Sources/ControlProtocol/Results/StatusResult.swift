@@ -275,6 +275,16 @@ public struct StoreSection: Sendable, Hashable, Codable {
   /// Whether the last write succeeded; null until the store is plugged in.
   public var ok: Bool?
   public var lastError: String?
+  /// Retention's figures (null until known): room left for recording (the file system's
+  /// free space and the file's free pages), the last 7 days' rate, days of recording left at
+  /// it, the free-space floor, `[Store] KeepDays=` (null: forever), and the sentence that
+  /// says it.
+  public var freeBytes: Int64?
+  public var bytesPerDay: Int64?
+  public var daysLeft: Double?
+  public var freeSpaceFloorBytes: Int64?
+  public var keepDays: Int?
+  public var outlook: String?
 
   public init(path: String, ok: Bool? = nil, lastError: String? = nil) {
     self.path = path
@@ -287,10 +297,21 @@ public struct StoreSection: Sendable, Hashable, Codable {
     try container.encode(path, forKey: .path)
     try container.encode(ok, forKey: .ok)
     try container.encode(lastError, forKey: .lastError)
+    try container.encode(freeBytes, forKey: .freeBytes)
+    try container.encode(bytesPerDay, forKey: .bytesPerDay)
+    try container.encode(daysLeft, forKey: .daysLeft)
+    try container.encode(freeSpaceFloorBytes, forKey: .freeSpaceFloorBytes)
+    try container.encode(keepDays, forKey: .keepDays)
+    try container.encode(outlook, forKey: .outlook)
   }
 
   enum CodingKeys: String, CodingKey {
-    case path, ok
+    case path, ok, outlook
     case lastError = "last_error"
+    case freeBytes = "free_bytes"
+    case bytesPerDay = "bytes_per_day"
+    case daysLeft = "days_left"
+    case freeSpaceFloorBytes = "free_space_floor_bytes"
+    case keepDays = "keep_days"
   }
 }

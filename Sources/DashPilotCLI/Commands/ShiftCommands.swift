@@ -92,6 +92,7 @@ struct ShiftsCommand: CLICommand {
         let renderer = ShiftRenderer(console: context.console)
         for shift in result.shifts { context.console.line(renderer.row(shift)) }
       }
+      if !context.options.json, let kept = result.kept { context.console.line(kept) }
       return .success
     }
   }

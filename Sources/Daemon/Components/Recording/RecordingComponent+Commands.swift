@@ -52,6 +52,7 @@ extension RecordingComponent {
     // The writer's epoch, read before the reader's snapshot: a change after it moves it.
     let rowEpoch = try store.rowEpoch()
     let (figure, figures) = (figure, figures)
+    let kept = RetentionWording.kept(RetentionPolicy(configuration))
     answerFromHistory(responder) { reader in
       try reader.read { (_) throws(StoreError) in
         var shifts = try reader.shifts().reversed().map { $0 }
@@ -61,7 +62,7 @@ extension RecordingComponent {
           let distance = try reader.recordedDistance(ofShift: stored.id, remembering: figures, rowEpoch: rowEpoch)
           rows.append(figure.summary(of: stored, distance: distance))
         }
-        return ShiftsResult(shifts: rows)
+        return ShiftsResult(shifts: rows, kept: kept)
       }
     }
   }

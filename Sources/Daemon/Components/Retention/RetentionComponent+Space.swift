@@ -52,7 +52,8 @@ extension RetentionComponent {
   private func sayOutlookIfDue() {
     guard let context, let space, let bytesPerDay else { return }
     let level = RecordingOutlook.warningLevel(daysLeft: daysLeft)
-    let line = RetentionWording.outlook(available: space.availableBytes, bytesPerDay: bytesPerDay, daysLeft: daysLeft)
+    let line =
+      "store: " + RetentionWording.outlook(available: space.availableBytes, bytesPerDay: bytesPerDay, daysLeft: daysLeft)
     if let level, warnedAt.map({ level < $0 }) ?? true {
       warnedAt = level
       saidOutlook = true

@@ -69,9 +69,7 @@ public final class RetentionComponent: DaemonComponent {
 
   public init(configuration: DaemonConfiguration, recording: RecordingComponent) {
     self.configuration = configuration
-    policy = RetentionPolicy(
-      keepDays: configuration.keepDays, requiresAcknowledgement: configuration.uplink != nil,
-      floor: configuration.freeSpaceFloor)
+    policy = RetentionPolicy(configuration)
     historyReader = HistoryReaderBox(path: configuration.databasePath)
     recording.addStoreOpenedHandler { [weak self] store in self?.store = store }
   }
@@ -117,22 +115,23 @@ public final class RetentionComponent: DaemonComponent {
     }
   }
 
+  /// Fills the store part of `status` with the room left and what it lasts.
+  public func contribute(to status: inout StatusResult) {
+    status.store.keepDays = policy.keepDays
+    guard let space else { return }
+    status.store.freeBytes = space.availableBytes
+    status.store.freeSpaceFloorBytes =
+      policy.floor.isOff ? nil : policy.floor.bytes(ofFileSystemSize: space.fileSystemSizeBytes)
+    status.store.bytesPerDay = bytesPerDay.map { Int64($0.rounded()) }
+    status.store.daysLeft = daysLeft.map { ($0 * 10).rounded(.down) / 10 }
+    status.store.outlook = RetentionWording.outlook(
+      available: space.availableBytes, bytesPerDay: bytesPerDay, daysLeft: daysLeft)
+  }
+
   public func stop() {
     figuresWorker?.finish()
     figuresWorker = nil
   }
-}
-
-/// What retention is working through, a candidate at a time.
-enum RetentionPass {
-  /// Shifts a restart left marked for deletion.
-  case resume
-  /// Shifts that ended by `cutoff`, after `cursor` in the order they ended; `kept`: those
-  /// that stay until the broker acknowledges them.
-  case age(cutoff: Date, now: Date, cursor: StoredShift?, kept: [Int64])
-  /// Shifts the broker acknowledged, in the order they ended, after `cursor`, while the
-  /// room left is below the floor.
-  case freeSpace(cursor: StoredShift?)
 }
 
 /// The read-only connection that counts the history, used only on the retention worker's

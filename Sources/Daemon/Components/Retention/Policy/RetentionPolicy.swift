@@ -21,6 +21,20 @@ struct RetentionPolicy: Sendable, Hashable {
   var requiresAcknowledgement: Bool
   var floor: FreeSpaceFloor
 
+  init(keepDays: Int?, requiresAcknowledgement: Bool, floor: FreeSpaceFloor) {
+    self.keepDays = keepDays
+    self.requiresAcknowledgement = requiresAcknowledgement
+    self.floor = floor
+  }
+
+  /// The policy `configuration` sets: its KeepDays and floor, and acknowledgement with an
+  /// uplink.
+  init(_ configuration: DaemonConfiguration) {
+    self.init(
+      keepDays: configuration.keepDays, requiresAcknowledgement: configuration.uplink != nil,
+      floor: configuration.freeSpaceFloor)
+  }
+
   enum Reason: Sendable, Hashable {
     /// It ended `endedDaysAgo` whole days before now, more than KeepDays.
     case age(endedDaysAgo: Int)

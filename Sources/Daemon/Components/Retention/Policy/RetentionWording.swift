@@ -54,10 +54,25 @@ enum RetentionWording {
   static let waitingForTrustedTime =
     "retention: nothing is deleted by age until the box has a time it can trust (a synchronised wall clock or a fix)"
 
-  /// The room left and what it lasts: said once the first figures are in, and again at each
-  /// warning level.
+  /// What `shifts` says is kept, from the configuration.
+  static func kept(_ policy: RetentionPolicy) -> String {
+    var text: String
+    if let days = policy.keepDays {
+      text = "Shifts are kept \(count(days, "day")) after they end, then deleted"
+      if policy.requiresAcknowledgement { text += " once the broker has acknowledged them" }
+      text += " ([Store] KeepDays=\(days))"
+    } else {
+      text = "Every shift is kept ([Store] KeepDays=forever)"
+    }
+    guard policy.requiresAcknowledgement, !policy.floor.isOff else { return text + "." }
+    return text + "; below the card's free-space floor (\(policy.floor)), shifts the broker has acknowledged go"
+      + (policy.keepDays == nil ? ", oldest first." : " sooner, oldest first.")
+  }
+
+  /// The room left and what it lasts (`status`; the journal's line once the first figures
+  /// are in, and again at each warning level).
   static func outlook(available: Int64, bytesPerDay: Double?, daysLeft: Double?) -> String {
-    var text = "store: \(ByteCount.text(available)) free for recording"
+    var text = "\(ByteCount.text(available)) free for recording"
     guard let bytesPerDay else { return text + "; the rate of recording is not known yet" }
     guard let daysLeft else { return text + "; nothing was recorded in the last 7 days" }
     text += " at the last 7 days' rate of \(ByteCount.text(Int64(bytesPerDay.rounded()))) a day: "
