@@ -72,7 +72,8 @@ enum RetentionBench {
     let session = CaptureSessionID("bench-\(index)")
     let shift = try store.startShift(at: Date(timeIntervalSince1970: clock))
     let first = Int((clock - StoreIngestPattern.firstFixTime).rounded())
-    try store.append((0..<rowsPerShift).map { StoreIngestPattern.sample(first + $0, session: session) }, toShift: shift.id)
+    try store.append(
+      (0..<rowsPerShift).map { StoreIngestPattern.sample(first + $0, session: session) }, toShift: shift.id)
     clock += Double(rowsPerShift)
     try store.endCaptureSession(session, at: Date(timeIntervalSince1970: clock), reason: "stopped")
     _ = try store.endShift(shift.id, at: Date(timeIntervalSince1970: clock))

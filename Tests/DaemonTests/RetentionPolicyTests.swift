@@ -2,9 +2,8 @@ import DashPilotCore
 import Foundation
 import Testing
 
-@testable import Store
-
 @testable import Daemon
+@testable import Store
 
 /// Retention's rules, pure: what goes by age and when no time can be trusted, what goes to
 /// make room, the floor's forms, the rate of recording and days left, and every sentence
@@ -21,16 +20,19 @@ import Testing
     let policy = Self.policy()
     let old = Self.now.addingTimeInterval(-30 * Self.day - 1)
     #expect(policy.ageReason(endedAt: old, acknowledged: false, now: Self.now) == .age(endedDaysAgo: 30))
-    #expect(policy.ageReason(endedAt: Self.now.addingTimeInterval(-30 * Self.day), acknowledged: false, now: Self.now)
-      == .age(endedDaysAgo: 30))
-    #expect(policy.ageReason(endedAt: Self.now.addingTimeInterval(-29 * Self.day), acknowledged: false, now: Self.now) == nil)
+    #expect(
+      policy.ageReason(endedAt: Self.now.addingTimeInterval(-30 * Self.day), acknowledged: false, now: Self.now)
+        == .age(endedDaysAgo: 30))
+    #expect(
+      policy.ageReason(endedAt: Self.now.addingTimeInterval(-29 * Self.day), acknowledged: false, now: Self.now) == nil)
     // No time the box can trust: nothing is old.
     #expect(policy.ageReason(endedAt: Date(timeIntervalSince1970: 0), acknowledged: true, now: nil) == nil)
     #expect(policy.ageCutoff(now: nil) == nil)
     // No KeepDays: nothing goes by age.
     #expect(Self.policy(keepDays: nil).ageReason(endedAt: old, acknowledged: true, now: Self.now) == nil)
-    #expect(policy.ageReason(endedAt: Date(timeIntervalSince1970: 0), acknowledged: false, now: Self.now)
-      == .age(endedDaysAgo: 20_833))
+    #expect(
+      policy.ageReason(endedAt: Date(timeIntervalSince1970: 0), acknowledged: false, now: Self.now)
+        == .age(endedDaysAgo: 20_833))
   }
 
   @Test func underAnUplinkOnlyWhatTheBrokerAcknowledgedGoes() {
@@ -71,7 +73,9 @@ import Testing
     #expect(policy.shortfall(roomy) == nil)
     #expect(Self.policy(floor: .bytes(0)).shortfall(space) == nil)
     #expect(Self.policy(floor: .percent(5)).shortfall(space) == nil)
-    #expect(Self.policy(floor: .percent(10)).shortfall(StoreSpace(fileSystemFreeBytes: 999, fileSystemSizeBytes: 10_000, freePageBytes: 0)) != nil)
+    #expect(
+      Self.policy(floor: .percent(10)).shortfall(
+        StoreSpace(fileSystemFreeBytes: 999, fileSystemSizeBytes: 10_000, freePageBytes: 0)) != nil)
   }
 
   @Test func theRateIsTheLastSevenDaysAtTheFilesBytesPerRow() throws {
@@ -92,8 +96,11 @@ import Testing
     idle.recentSampleRows = 0
     #expect(RecordingOutlook.bytesPerDay(idle, now: Self.now) == 0)
     #expect(RecordingOutlook.daysLeft(available: 1, bytesPerDay: 0) == nil)
-    #expect(RecordingOutlook.bytesPerDay(HistoryFigures(usedBytes: 9, sampleRows: 0, recentSampleRows: 0, firstShiftStart: nil), now: Self.now) == nil)
-    #expect([45.5, 30, 29.9, 13, 7, 0.5].map { RecordingOutlook.warningLevel(daysLeft: $0) } == [nil, nil, 30, 14, 14, 1])
+    #expect(
+      RecordingOutlook.bytesPerDay(
+        HistoryFigures(usedBytes: 9, sampleRows: 0, recentSampleRows: 0, firstShiftStart: nil), now: Self.now) == nil)
+    #expect(
+      [45.5, 30, 29.9, 13, 7, 0.5].map { RecordingOutlook.warningLevel(daysLeft: $0) } == [nil, nil, 30, 14, 14, 1])
   }
 
   @Test func whatTheJournalIsTold() {
@@ -163,7 +170,8 @@ import Testing
     deletion.samplesDeleted = 28_800
     deletion.captureSessionsDeleted = 2
     #expect(
-      RetentionWording.deleted(deletion, reason: .age(endedDaysAgo: 91), policy: Self.policy(keepDays: 90, uplink: true))
+      RetentionWording.deleted(
+        deletion, reason: .age(endedDaysAgo: 91), policy: Self.policy(keepDays: 90, uplink: true))
         == "retention: deleted shift 12 (2026-01-03T08:00:00.000Z to 2026-01-03T16:10:00.000Z; 28800 samples, "
         + "2 capture sessions): it ended 91 days ago, past KeepDays=90; the broker had acknowledged it")
     #expect(

@@ -81,7 +81,8 @@ struct DaemonFreeSpaceFloorTests {
     for (index, line) in deleted.enumerated() {
       #expect(line.contains("retention: deleted shift \(index + 1) ("), "\(line)")
       #expect(line.contains("; 800 samples, 0 capture sessions): "), "\(line)")
-      #expect(line.contains(" free for recording was below the floor of 12M; the broker had acknowledged it"), "\(line)")
+      #expect(
+        line.contains(" free for recording was below the floor of 12M; the broker had acknowledged it"), "\(line)")
     }
     // How long the card lasts was said as the room fell, as a warning.
     let outlook = daemon.log.split(separator: "\n").filter {
@@ -110,7 +111,8 @@ struct DaemonFreeSpaceFloorTests {
       kept
         == "Every shift is kept ([Store] KeepDays=forever); below the card's free-space floor (12M), shifts the "
         + "broker has acknowledged go, oldest first.")
-    #expect(try DaemonDatabaseProbe.query(database, "SELECT shift_id, count(*) FROM samples GROUP BY shift_id") == ["7|800"])
+    #expect(
+      try DaemonDatabaseProbe.query(database, "SELECT shift_id, count(*) FROM samples GROUP BY shift_id") == ["7|800"])
     #expect(try DaemonDatabaseProbe.integrity(database) == ["ok"])
     #expect(daemon.process.isRunning)
   }

@@ -63,7 +63,8 @@ struct DaemonRetentionTests {
     #expect(try RetentionRig.listedShifts(daemon) == [open, middling, recent])
     let listed = try daemon.control(["shifts"])
     #expect(
-      listed.standardOutput.hasSuffix("\nShifts are kept 30 days after they end, then deleted ([Store] KeepDays=30).\n"),
+      listed.standardOutput.hasSuffix(
+        "\nShifts are kept 30 days after they end, then deleted ([Store] KeepDays=30).\n"),
       "\(listed.standardOutput)")
     #expect(try daemon.controlJSON(["status"]).object("store")?["keep_days"] as? Int == 30)
     let shown = try daemon.control(["shift", "show", "1"])
@@ -73,7 +74,8 @@ struct DaemonRetentionTests {
     #expect(try DaemonDatabaseProbe.query(database, "SELECT count(*) FROM samples WHERE shift_id = 1") == ["0"])
     #expect(try DaemonDatabaseProbe.query(database, "SELECT id FROM shifts ORDER BY id") == ["2", "3", "4"])
     #expect(
-      try DaemonDatabaseProbe.query(database, "SELECT shift_id, count(*) FROM samples WHERE shift_id < 4 GROUP BY shift_id")
+      try DaemonDatabaseProbe.query(
+        database, "SELECT shift_id, count(*) FROM samples WHERE shift_id < 4 GROUP BY shift_id")
         == ["2|20", "3|20"])
 
     // The open shift records on, measured live from every row it holds (no fresh start:

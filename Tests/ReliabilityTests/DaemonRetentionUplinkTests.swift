@@ -67,7 +67,9 @@ struct DaemonRetentionUplinkTests {
     // The bound keeps three entries: the second import drops the first's samples.
     let dropped = try RetentionRig.importShift(daemon, start: RetentionRig.day("2024-03-20"))
     let sentLater = try RetentionRig.importShift(daemon, start: RetentionRig.day("2024-03-25"))
-    #expect(RetentionRig.waitForLog(daemon, "uplink outbox full (bound 3 entries): dropped the oldest 1 entry (sequence 7, 20 samples"))
+    #expect(
+      RetentionRig.waitForLog(
+        daemon, "uplink outbox full (bound 3 entries): dropped the oldest 1 entry (sequence 7, 20 samples"))
     try broker.start()
     #expect(drained(), "\(daemon.log)")
     broker.stop()
@@ -92,10 +94,15 @@ struct DaemonRetentionUplinkTests {
     #expect(daemon.logLines(containing: "retention: deleted") == 3)
     #expect(try RetentionRig.listedShifts(daemon) == [6, 4, 3])
     let database = daemon.databasePath
-    #expect(try DaemonDatabaseProbe.query(database, "SELECT shift_id FROM uplink_shift_delivery ORDER BY shift_id") == ["3", "4", "6"])
+    #expect(
+      try DaemonDatabaseProbe.query(database, "SELECT shift_id FROM uplink_shift_delivery ORDER BY shift_id") == [
+        "3", "4", "6",
+      ])
     #expect(
       try DaemonDatabaseProbe.query(
-        database, "SELECT shift_id, sample_rows, samples_acknowledged, shift_acknowledged FROM uplink_shift_delivery WHERE shift_id IN (4, 6) ORDER BY shift_id")
+        database,
+        "SELECT shift_id, sample_rows, samples_acknowledged, shift_acknowledged FROM uplink_shift_delivery WHERE shift_id IN (4, 6) ORDER BY shift_id"
+      )
         == ["4|20|0|1", "6|20|0|0"])
     #expect(try DaemonDatabaseProbe.query(database, "SELECT DISTINCT shift_id FROM uplink_outbox ORDER BY 1") == ["6"])
   }

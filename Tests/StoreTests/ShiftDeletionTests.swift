@@ -144,7 +144,8 @@ import Testing
     #expect(service.measurement?.freshStarts == 0)
     #expect(after.rowsMeasured == before.rowsMeasured + 5)
     // Any other delete of sample rows still makes it measure again.
-    try store.database.execute("DELETE FROM samples WHERE shift_id = 2 AND id = (SELECT max(id) FROM samples WHERE shift_id = 2)")
+    try store.database.execute(
+      "DELETE FROM samples WHERE shift_id = 2 AND id = (SELECT max(id) FROM samples WHERE shift_id = 2)")
     #expect(try store.rowTally(ofShift: shifts[2].id).rowEpoch == epoch + 1)
   }
 

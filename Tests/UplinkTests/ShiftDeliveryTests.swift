@@ -109,7 +109,8 @@ import Testing
     #expect(await eventually(within: 10) { harness.status?.connected == false })
     // A session start, eight batches and the shift: the bound keeps the last six.
     try Self.record(store, batches: 8, session: "b", start: Self.t0 + 1_000)
-    #expect(try harness.outbox.peek(limit: 10).map(\.topic) == [.samples, .samples, .samples, .samples, .samples, .shift])
+    #expect(
+      try harness.outbox.peek(limit: 10).map(\.topic) == [.samples, .samples, .samples, .samples, .samples, .shift])
     try broker.start()
     #expect(await eventually(within: 30) { harness.depth == 0 })
     #expect(try Self.delivery(harness.database.path, 2) == ["40|25|1"])

@@ -131,7 +131,8 @@ public enum ConfigurationValidator {
       configuration.keepDays = days
     case ("Store", "FreeSpaceFloor"):
       guard let floor = FreeSpaceFloor(parsing: value) else {
-        return "\"\(value)\" is not a percentage of the file system (0% to 90%) or a size (512M, 2G; K, M, G are powers of 1024)"
+        return "\"\(value)\" is not a percentage of the file system (0% to 90%) or a size "
+          + "(512M, 2G; K, M, G are powers of 1024)"
       }
       configuration.freeSpaceFloor = floor
     case ("Control", "Socket"):

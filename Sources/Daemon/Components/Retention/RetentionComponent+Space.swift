@@ -53,7 +53,8 @@ extension RetentionComponent {
     guard let context, let space, let bytesPerDay else { return }
     let level = RecordingOutlook.warningLevel(daysLeft: daysLeft)
     let line =
-      "store: " + RetentionWording.outlook(available: space.availableBytes, bytesPerDay: bytesPerDay, daysLeft: daysLeft)
+      "store: "
+      + RetentionWording.outlook(available: space.availableBytes, bytesPerDay: bytesPerDay, daysLeft: daysLeft)
     if let level, warnedAt.map({ level < $0 }) ?? true {
       warnedAt = level
       saidOutlook = true

@@ -76,11 +76,14 @@ public final class RetentionComponent: DaemonComponent {
 
   public func start(context: DaemonContext) throws {
     self.context = context
-    guard let store else { throw RetentionError("retention needs the recording component's store, which was not opened") }
+    guard let store else {
+      throw RetentionError("retention needs the recording component's store, which was not opened")
+    }
     figuresWorker = BlockingWorker(name: "dashpilot.retention", mailbox: context.mailbox)
     space = try? store.space()
     context.logger.info(
-      RetentionWording.policy(policy, floorBytes: space.map { policy.floor.bytes(ofFileSystemSize: $0.fileSystemSizeBytes) }),
+      RetentionWording.policy(
+        policy, floorBytes: space.map { policy.floor.bytes(ofFileSystemSize: $0.fileSystemSizeBytes) }),
       fields: LogFields(reason: "retention"))
     // A deletion a restart interrupted is finished first, whatever the configuration says
     // now: the shift is already out of every list.
@@ -100,7 +103,8 @@ public final class RetentionComponent: DaemonComponent {
     // says how long the card lasts then.
     let short = space.map { policy.shortfall($0) != nil } ?? false
     defer { wasShort = short }
-    if !figuresReading, (short && !wasShort) || (lastFiguresRead.map({ now.monotonic - $0 >= Self.passInterval }) ?? true),
+    if !figuresReading,
+      (short && !wasShort) || (lastFiguresRead.map({ now.monotonic - $0 >= Self.passInterval }) ?? true),
       let trusted = context.trustedNow(now)
     {
       lastFiguresRead = now.monotonic

@@ -18,7 +18,9 @@ struct RecordingOutlook: Sendable, Hashable {
     guard figures.sampleRows > 0 else { return nil }
     let bytesPerRow = Double(figures.usedBytes) / Double(figures.sampleRows)
     var span = window
-    if let first = figures.firstShiftStart { span = min(window, max(RetentionPolicy.day, now.timeIntervalSince(first))) }
+    if let first = figures.firstShiftStart {
+      span = min(window, max(RetentionPolicy.day, now.timeIntervalSince(first)))
+    }
     return Double(figures.recentSampleRows) * bytesPerRow / (span / RetentionPolicy.day)
   }
 
