@@ -63,8 +63,9 @@ struct ShiftsCommand: CLICommand {
 
     Lists shifts, newest first: number, start and end, the recorded mileage in the
     words status uses ("12.4 mi recorded · partial route"), and how each started and
-    ended (by hand, on movement, after a stop, when capture was lost). --limit shows
-    only the newest N.
+    ended (by hand, on movement, after a stop, when capture was lost); beneath them,
+    what the box keeps ([Store] KeepDays= and the free-space floor, dashpilot.conf(5)).
+    --limit shows only the newest N.
     """
 
   var limit: Int?
