@@ -106,8 +106,8 @@ import Testing
   @Test func whatTheJournalIsTold() {
     #expect(
       RetentionWording.policy(Self.policy(keepDays: nil), floorBytes: 1_610_612_736)
-        == "retention: every shift is kept (KeepDays=forever); below the free-space floor of 10% (1.5G) nothing is "
-        + "deleted without an uplink, the journal only warns")
+        == "retention: every shift is kept (KeepDays=forever); below the free-space floor of 10% (1.5G) the journal "
+        + "warns and nothing is deleted: no fleet broker holds a copy of any shift")
     #expect(
       RetentionWording.policy(Self.policy(keepDays: 90, uplink: true, floor: .bytes(512 << 20)), floorBytes: 512 << 20)
         == "retention: completed shifts are deleted 90 days after they end, once the broker has acknowledged them; "
@@ -138,6 +138,10 @@ import Testing
       RetentionWording.stuckBelowFloor(available: 180 << 20, floor: 200 << 20, uplink: true)
         == "store: 180M free for recording is below the floor of 200M, and no shift the broker has acknowledged is "
         + "left to delete")
+    #expect(
+      RetentionWording.stuckBelowFloor(available: 180 << 20, floor: 200 << 20, uplink: false)
+        == "store: 180M free for recording is below the floor of 200M, and nothing is deleted to make room: no fleet "
+        + "broker holds a copy of any shift (KeepDays= deletes by age)")
   }
 
   @Test func shiftsSaysWhatIsKept() {

@@ -21,7 +21,8 @@ enum RetentionWording {
     return text
       + (policy.requiresAcknowledgement
         ? "; below the free-space floor of \(floor), shifts the broker has acknowledged are deleted, oldest first"
-        : "; below the free-space floor of \(floor) nothing is deleted without an uplink, the journal only warns")
+        : "; below the free-space floor of \(floor) the journal warns and nothing is deleted: no fleet broker holds "
+          + "a copy of any shift")
   }
 
   /// One deleted shift: its times, what went, and why.
@@ -86,7 +87,7 @@ enum RetentionWording {
     "store: \(ByteCount.text(available)) free for recording is below the floor of \(ByteCount.text(floor)), and "
       + (uplink
         ? "no shift the broker has acknowledged is left to delete"
-        : "nothing is deleted to make room without an uplink (KeepDays= deletes by age)")
+        : "nothing is deleted to make room: no fleet broker holds a copy of any shift (KeepDays= deletes by age)")
   }
 
   static func failed(_ id: Int64, _ error: any Error) -> String {
