@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// One recorded position of a track: what GPX keeps of a fix.
 public struct TrackPoint: Sendable, Hashable {

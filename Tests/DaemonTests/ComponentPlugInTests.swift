@@ -26,7 +26,7 @@ final class RecordingNotifier: ServiceNotifier {
 /// afterwards; the test thread then reads nothing but its Mutex.
 final class ExampleShiftComponent: DaemonComponent, @unchecked Sendable {
   let name = "example-shifts"
-  let commands: Set<ControlCommand> = [.shiftStart, .shiftEnd]
+  let commands: Set<ControlCommand.Kind> = [.shiftStart, .shiftEnd]
   var context: DaemonContext?
   var worker: BlockingWorker?
   var openShift: ShiftSummary?

@@ -75,8 +75,7 @@ struct DaemonClockSeamTests {
     let loaded = KeptAnswers()
     guidance.handle(
       ControlRequest(
-        id: 1, command: .routeLoad,
-        arguments: .routeLoad(RouteLoadArguments(mode: .driving, coordinates: PolicyDrive.route))),
+        id: 1, command: .routeLoad(RouteLoadArguments(mode: .driving, coordinates: PolicyDrive.route))),
       responder: Responder(channel: loaded, conversation: 1))
     #expect(loaded.answers.withLock { $0.count } == 1)
     guidance.observe(fix: PolicyDrive.onFix(0))

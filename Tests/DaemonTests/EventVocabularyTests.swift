@@ -109,7 +109,7 @@ struct EventVocabularyTests {
     var unequal: [String] = []
     for millisecond in 0..<1000 {
       let text = "\"2024-05-14T08:02:00.\(String(format: "%03d", millisecond))Z\""
-      let read = try decoder.decode(EventTime.self, from: Data(text.utf8))
+      let read = try decoder.decode(EventTime<Date>.self, from: Data(text.utf8))
       let written = String(decoding: try encoder.encode(read), as: UTF8.self)
       if written != text { unequal.append("\(text) -> \(written)") }
     }

@@ -21,7 +21,7 @@ struct ShiftGapsCommandTests {
     #expect(
       shown.standardOutput.split(separator: "\n").map(String.init)
         == [
-          "#1  Tue 14 Nov 08:00–09:00  12.7 mi recorded · partial route  (started by hand, ended by hand)",
+          "#1  Tue 14 Nov 2023 08:00–09:00  12.7 mi recorded · partial route  (started by hand, ended by hand)",
           "  5 unbroken stretches of capture",
           "  6 capture gaps",
         ] + GappedShiftFixture.gapLines.map { "  " + $0 } + [

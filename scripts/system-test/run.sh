@@ -18,8 +18,9 @@ test_name=system-test
 . "$repo/scripts/system-test/lib.sh"
 # gpsfake itself comes from the host's gpsd-clients (whose GTK dependencies do not
 # configure under debootstrap); python3-gps and python3-distutils are what it imports.
-# libcurl4 (dashpilotd's routing client), libmosquitto1 (its fleet uplink) and libxml2 (the GPX reader of dashpilotctl and dashpilot-route-reader, through
-# FoundationXML) are what the static binaries still load from the box. man-db lets
+# libcurl4 (dashpilotd's routing client), libmosquitto1 (its fleet uplink) and libxml2
+# (the GPX reader of dashpilotctl, also dashpilot-route-reader) are what the static
+# binaries still load from the box. man-db lets
 # systemd-analyze verify find the manual pages the unit's Documentation= names.
 packages="systemd,dbus,gpsd,python3-gps,python3-distutils,libinih1,libsqlite3-0,libstdc++6,libcurl4,libxml2,libmosquitto1,man-db"
 fixture=${DASHPILOT_SYSTEMTEST_LOG:-$shared/gpsd-logs/bu303-moving.log}

@@ -8,7 +8,7 @@ struct ArgumentFailure: Error {
 /// Reads one command's arguments strictly: the right types, values in range, and no
 /// argument the command does not take (a typo is an error, not silently ignored).
 struct ArgumentReader {
-  let command: ControlCommand
+  let kind: ControlCommand.Kind
   let members: [String: JSONValue]
   private var consumed: Set<String> = []
 
@@ -16,15 +16,19 @@ struct ArgumentReader {
   /// refused (the server also counts across parts).
   static let maximumPointsPerPart = 20_000
 
-  init(command: ControlCommand, members: [String: JSONValue]) {
-    self.command = command
+  init(kind: ControlCommand.Kind, members: [String: JSONValue]) {
+    self.kind = kind
     self.members = members
   }
 
-  mutating func read() throws(ArgumentFailure) -> ControlArguments {
-    switch command {
-    case .status, .shiftStart, .shiftEnd, .routeClear, .events:
-      return .none
+  /// The request of this kind that the arguments make.
+  mutating func read() throws(ArgumentFailure) -> ControlCommand {
+    switch kind {
+    case .status: return .status
+    case .shiftStart: return .shiftStart
+    case .shiftEnd: return .shiftEnd
+    case .routeClear: return .routeClear
+    case .events: return .events
     case .shifts:
       let limit = try optionalInteger("limit", range: 1...100_000)
       return .shifts(limit: limit.map { Int($0) })

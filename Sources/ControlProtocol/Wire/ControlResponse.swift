@@ -23,19 +23,9 @@ public enum ControlResponse {
 
   struct FailureEnvelope: Encodable {
     var v: Int
-    var id: RequestID?
+    @ExplicitNull var id: RequestID?
     var ok: Bool
     var error: ControlError
-
-    func encode(to encoder: Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(v, forKey: .v)
-      try container.encode(id, forKey: .id)
-      try container.encode(ok, forKey: .ok)
-      try container.encode(error, forKey: .error)
-    }
-
-    enum CodingKeys: String, CodingKey { case v, id, ok, error }
   }
 }
 

@@ -203,13 +203,10 @@ public enum ConfigurationValidator {
     _ text: String, _ unit: String, _ range: ClosedRange<Double>, _ assign: (Double) -> Void
   ) -> String? {
     guard let value = Double(text), value.isFinite, range.contains(value) else {
-      return "\"\(text)\" is not a number of \(unit) from \(format(range.lowerBound)) to \(format(range.upperBound))"
+      let (lowest, highest) = (FixedDecimal.shortest(range.lowerBound), FixedDecimal.shortest(range.upperBound))
+      return "\"\(text)\" is not a number of \(unit) from \(lowest) to \(highest)"
     }
     assign(value)
     return nil
-  }
-
-  private static func format(_ value: Double) -> String {
-    value.rounded() == value ? String(Int(value)) : String(value)
   }
 }

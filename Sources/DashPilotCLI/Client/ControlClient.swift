@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -56,12 +56,10 @@ public final class ControlClient {
   }
 
   /// Sends one request and returns its result, or why there is none.
-  public func request(_ command: ControlCommand, _ arguments: ControlArguments = .none) throws(ClientFailure)
-    -> JSONValue
-  {
+  public func request(_ command: ControlCommand) throws(ClientFailure) -> JSONValue {
     let id = nextID
     nextID += 1
-    try write(ControlRequest(id: .number(id), command: command, arguments: arguments).encodedLine())
+    try write(ControlRequest(id: .number(id), command: command).encodedLine())
     while true {
       switch try readServerLine() {
       case nil:
@@ -79,14 +77,12 @@ public final class ControlClient {
   }
 
   /// Sends a request and decodes its result as `T`.
-  public func request<T: Decodable>(_ command: ControlCommand, _ arguments: ControlArguments = .none, as type: T.Type)
-    throws(ClientFailure) -> T
-  {
-    let result = try request(command, arguments)
+  public func request<T: Decodable>(_ command: ControlCommand, as type: T.Type) throws(ClientFailure) -> T {
+    let result = try request(command)
     switch ServerLine.decode(type, from: result) {
     case .success(let value): return value
     case .failure(let error):
-      throw .failed("dashpilotd's answer to \(command.rawValue) was unreadable: \(error.message)")
+      throw .failed("dashpilotd's answer to \(command.name) was unreadable: \(error.message)")
     }
   }
 

@@ -82,7 +82,7 @@ struct ShiftsCommand: CLICommand {
 
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
-      let result = try client.request(.shifts, .shifts(limit: limit), as: ShiftsResult.self)
+      let result = try client.request(.shifts(limit: limit), as: ShiftsResult.self)
       if context.options.json {
         context.printJSON(result)
       } else if result.shifts.isEmpty {
@@ -116,17 +116,13 @@ struct ShiftShowCommand: CLICommand {
   var id: Int64
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
-    let text = try arguments.requiredPositional("the shift ID")
-    guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
-      throw UsageError("\"\(text)\" is not a shift number", command: Self.name)
-    }
-    self.id = id
+    id = try arguments.shiftID(for: Self.name)
     try arguments.finish()
   }
 
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
-      let detail = try client.request(.shiftShow, .shiftShow(id: id), as: ShiftDetail.self)
+      let detail = try client.request(.shiftShow(id: id), as: ShiftDetail.self)
       if context.options.json {
         context.printJSON(detail)
       } else {

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// A shift in the seed's words. The summary line already carries "· partial route";
 /// colour only repeats it, never replaces it.

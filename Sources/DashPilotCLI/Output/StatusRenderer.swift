@@ -1,5 +1,6 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 /// `status` on one screen: one labelled line per part, the open shift's counts beneath
 /// it. A part a component has not reported says so in words.
@@ -17,7 +18,7 @@ struct StatusRenderer {
     lines.append(label("capture") + captureLine(status.capture))
     if let rejected = status.capture.rejected, !rejected.isEmpty {
       let reasons = rejected.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        .map { "\($0.key.replacingOccurrences(of: "_", with: " ")) \($0.value)" }
+        .map { "\($0.key.replacing("_", with: " ")) \($0.value)" }
       lines.append(label("") + "refused: " + reasons.joined(separator: ", "))
     }
     if let shift = status.shift {
@@ -46,7 +47,7 @@ struct StatusRenderer {
   }
 
   private func label(_ text: String) -> String {
-    let padded = text.padding(toLength: 11, withPad: " ", startingAt: 0)
+    let padded = text.padded(toLength: 11)
     return text.isEmpty ? padded : console.styled(padded, .bold)
   }
 
@@ -78,7 +79,7 @@ struct StatusRenderer {
 
   private func guidanceLine(_ guidance: GuidanceSection?, units: String) -> String {
     guard let guidance else { return "no route" }
-    var parts = ["\(guidance.phase.replacingOccurrences(of: "_", with: " ")) (\(guidance.mode))"]
+    var parts = ["\(guidance.phase.replacing("_", with: " ")) (\(guidance.mode))"]
     if let remaining = guidance.distanceRemainingMetres {
       parts.append("\(HumanFormat.distance(metres: remaining, units: units)) to go")
     }

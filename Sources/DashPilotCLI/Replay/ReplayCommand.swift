@@ -1,9 +1,13 @@
 import Capture
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import Guidance
 import PlatformSupport
 import RouteFiles
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `dashpilotctl replay FILE`: the capture pipeline run offline over a gpsd JSON log, no
 /// daemon needed (it takes `--socket` as every command does, and ignores it).
@@ -121,8 +125,8 @@ struct ReplayCommand: CLICommand {
       }
     }
     let url = URL(fileURLWithPath: file)
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+    var status = stat()
+    if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
       console.error("dashpilotctl replay: \(file) is a directory, not a gpsd JSON log")
       return .failed
     }
@@ -169,15 +173,11 @@ struct ReplayCommand: CLICommand {
   }
 
   static func describe(_ error: Error) -> String {
-    let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain {
-      switch nsError.code {
-      case NSFileReadNoSuchFileError: return "no such file"
-      case NSFileReadNoPermissionError: return "permission denied"
-      default: break
-      }
+    switch (error as? CocoaError)?.code {
+    case .fileReadNoSuchFile?: "no such file"
+    case .fileReadNoPermission?: "permission denied"
+    default: SystemErrorText.reason(error)
     }
-    return nsError.localizedDescription
   }
 
   /// Rewrites the progress line on the terminal (an empty text clears it).

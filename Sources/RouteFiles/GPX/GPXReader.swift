@@ -1,5 +1,6 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 /// Reads routes and timed tracks out of GPX.
 public enum GPXReader {
@@ -41,7 +42,7 @@ public enum GPXReader {
           guard let timeText = point.time, !timeText.isEmpty else {
             throw RouteFileError(file: file, problem: .missingTime(index: index))
           }
-          guard let time = ISO8601Time.parse(timeText) else {
+          guard let time = UTCTimestamp.parse(timeText, .logger) else {
             throw RouteFileError(file: file, problem: .badTime(index: index, text: timeText))
           }
           segment.append(
@@ -62,8 +63,8 @@ public enum GPXReader {
     of point: GPXDocument.Point, index: Int, file: String
   ) throws(RouteFileError) -> GeoCoordinate {
     guard let latText = point.latitude, let lonText = point.longitude,
-      let latitude = Double(latText.trimmingCharacters(in: .whitespaces)),
-      let longitude = Double(lonText.trimmingCharacters(in: .whitespaces))
+      let latitude = Double(latText.trimmingWhiteSpaceAndNewlines),
+      let longitude = Double(lonText.trimmingWhiteSpaceAndNewlines)
     else { throw RouteFileError(file: file, problem: .unreadableCoordinate(index: index)) }
     let coordinate = GeoCoordinate(latitude: latitude, longitude: longitude)
     guard coordinate.isValid else {

@@ -13,17 +13,15 @@ extension RecordingComponent {
       return
     }
     do {
-      switch (request.command, request.arguments) {
-      case (.shiftStart, _): responder.succeed(try startShift(store))
-      case (.shiftEnd, _): responder.succeed(try endShift(store))
-      case (.shifts, .shifts(let limit)): try listShifts(store, limit: limit, responder)
-      case (.shifts, _): try listShifts(store, limit: nil, responder)
-      case (.shiftShow, .shiftShow(let id)): showShift(id: id, responder)
-      case (.export, .export(let id)): export(id: id, responder)
-      case (.report, .report(let arguments)): report(arguments, responder)
-      case (.import, .import(let arguments)): try importTrack(store, arguments, responder: responder)
-      default:
-        responder.fail(.badArguments, "\(request.command.rawValue) was sent without its arguments")
+      switch request.command {
+      case .shiftStart: responder.succeed(try startShift(store))
+      case .shiftEnd: responder.succeed(try endShift(store))
+      case .shifts(let limit): try listShifts(store, limit: limit, responder)
+      case .shiftShow(let id): showShift(id: id, responder)
+      case .export(let id): export(id: id, responder)
+      case .report(let arguments): report(arguments, responder)
+      case .import(let arguments): try importTrack(store, arguments, responder: responder)
+      default: responder.fail(.unavailable, "\(name) does not answer \(request.command.name)")
       }
     } catch {
       responder.fail(Self.controlError(error))

@@ -31,7 +31,9 @@ import Store
 /// the loop, and the runtime withholds the watchdog, which is what a wedged store needs.
 public final class RecordingComponent: DaemonComponent {
   public let name = "recording"
-  public let commands: Set<ControlCommand> = [.shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import]
+  public let commands: Set<ControlCommand.Kind> = [
+    .shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import,
+  ]
 
   /// The `capture.rejected` key of fixes dropped while the store failed.
   public static let droppedWhileStoreFailing = SessionTally.droppedWhileStoreFailing

@@ -6,9 +6,9 @@ public struct CommandChannelSection: Sendable, Hashable, Codable {
   /// The last command that came, and what became of it.
   public struct LastCommand: Sendable, Hashable, Codable {
     /// Its id; null when none could be read.
-    public var id: String?
+    @ExplicitNull public var id: String?
     /// Its command; null when none could be read.
-    public var command: String?
+    @ExplicitNull public var command: String?
     public var at: Date
     /// "ok", "running" (not answered yet), or the code it was answered or refused with.
     public var outcome: String
@@ -19,16 +19,6 @@ public struct CommandChannelSection: Sendable, Hashable, Codable {
       self.at = at
       self.outcome = outcome
     }
-
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(id, forKey: .id)
-      try container.encode(command, forKey: .command)
-      try container.encode(at, forKey: .at)
-      try container.encode(outcome, forKey: .outcome)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, command, at, outcome }
   }
 
   /// `AcceptCommands=yes`: the box reads `topic`.
@@ -42,7 +32,7 @@ public struct CommandChannelSection: Sendable, Hashable, Codable {
   public var succeeded: Int
   /// Error replies, and refusals no reply could carry, by code (`busy`, `expired`, ...).
   public var refused: [String: Int]
-  public var last: LastCommand?
+  @ExplicitNull public var last: LastCommand?
   /// The one line `dashpilotctl status` shows.
   public var summary: String
 
@@ -59,18 +49,4 @@ public struct CommandChannelSection: Sendable, Hashable, Codable {
     self.last = last
     self.summary = summary
   }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(accepting, forKey: .accepting)
-    try container.encode(topic, forKey: .topic)
-    try container.encode(allowed, forKey: .allowed)
-    try container.encode(received, forKey: .received)
-    try container.encode(succeeded, forKey: .succeeded)
-    try container.encode(refused, forKey: .refused)
-    try container.encode(last, forKey: .last)
-    try container.encode(summary, forKey: .summary)
-  }
-
-  enum CodingKeys: String, CodingKey { case accepting, topic, allowed, received, succeeded, refused, last, summary }
 }

@@ -144,12 +144,10 @@ public enum DaemonEvent: Sendable, Hashable {
     return kind?.rawValue ?? ""
   }
 
-  /// The fields object, as it is written.
+  /// The fields object, as it is written but for `reason` (`encodeFields`).
   private var fields: any Encodable {
     switch self {
-    case .daemonHangup: Reason(Self.hangupReason)
-    case .uplinkOutboxOverflow: Reason(Self.overflowReason)
-    case .gpsdConnected, .storeRecovered, .guidanceCleared: NoFields()
+    case .daemonHangup, .uplinkOutboxOverflow, .gpsdConnected, .storeRecovered, .guidanceCleared: NoFields()
     case .daemonStopping(let fields), .gpsdDisconnected(let fields), .gpsdUnreachable(let fields): fields
     case .gpsdDevice(let fields): fields
     case .gpsdDeviceRemoved(let fields): fields
@@ -176,9 +174,17 @@ public enum DaemonEvent: Sendable, Hashable {
     }
   }
 
+  /// The fields, with the event's `reason` among them wherever it has one: the journal's
+  /// DASHPILOT_REASON, which some fields hold and others derive (a shift's `started_by`, a
+  /// failure's class, a constant of the type).
   func encodeFields(to encoder: any Encoder) throws {
     try fields.encode(to: encoder)
+    guard let reason else { return }
+    var container = encoder.container(keyedBy: ReasonKey.self)
+    try container.encode(reason, forKey: .reason)
   }
+
+  private enum ReasonKey: String, CodingKey { case reason }
 
   /// The payload of an event of `type` from its fields.
   init(type: String, fields decoder: any Decoder) throws {

@@ -26,5 +26,5 @@ extension ReportArguments: MultiPartArguments {
     if part.id != id { return "a part changed the shift from \(id) to \(part.id)" }
     return part.mode == mode ? nil : "a part changed the mode from \(mode.rawValue) to \(part.mode.rawValue)"
   }
-  public var request: ControlArguments { .report(self) }
+  public var command: ControlCommand { .report(self) }
 }

@@ -13,7 +13,7 @@ public protocol MultiPartArguments: Sendable {
   /// words that follow the command's name; nil when it can.
   func mismatch(with part: Self) -> String?
   /// The request these arguments make.
-  var request: ControlArguments { get }
+  var command: ControlCommand { get }
 }
 
 extension MultiPartArguments {
@@ -37,31 +37,4 @@ extension MultiPartArguments {
     whole.more = part.more
     return whole
   }
-}
-
-extension ImportArguments: MultiPartArguments {
-  public var elements: [WireTrackPoint] {
-    get { points }
-    set { points = newValue }
-  }
-  public static var elementsName: String { "points" }
-  public func mismatch(with part: ImportArguments) -> String? { nil }
-  public var request: ControlArguments { .import(self) }
-}
-
-extension RouteLoadArguments: MultiPartArguments {
-  public var elements: [WireCoordinate] {
-    get { coordinates }
-    set { coordinates = newValue }
-  }
-  public static var elementsName: String { "coordinates" }
-  public func mismatch(with part: RouteLoadArguments) -> String? {
-    // A route file's text comes whole (the parser refuses it with `more`), so it can only
-    // be a stray after coordinates sent in parts, not one of them.
-    if let inline = part.inline {
-      return "a route sent as \"\(inline.format.rawValue)\" cannot continue coordinates sent in parts"
-    }
-    return part.mode == mode ? nil : "a part changed the mode from \(mode.rawValue) to \(part.mode.rawValue)"
-  }
-  public var request: ControlArguments { .routeLoad(self) }
 }
