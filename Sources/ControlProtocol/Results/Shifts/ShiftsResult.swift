@@ -1,5 +1,11 @@
-/// `shifts`: newest first.
+/// `shifts`: newest first, and what the box keeps (`[Store] KeepDays=`, the free-space
+/// floor), in a sentence.
 public struct ShiftsResult: Sendable, Hashable, Codable {
   public var shifts: [ShiftSummary]
-  public init(shifts: [ShiftSummary]) { self.shifts = shifts }
+  @ExplicitNull public var kept: String?
+
+  public init(shifts: [ShiftSummary], kept: String? = nil) {
+    self.shifts = shifts
+    self.kept = kept
+  }
 }
