@@ -46,8 +46,9 @@ extension RetentionComponent {
   }
 
   /// One step: a transaction of the shift being deleted, or the choice of the next one.
+  /// While deletions wait, nothing: the tick takes the work up again once they may go.
   func step() {
-    guard let store, let context else { return }
+    guard let store, let context, deletionsMayGo() else { return }
     do {
       if let (started, reason) = current {
         var deletion = started
@@ -74,6 +75,20 @@ extension RetentionComponent {
       pass = nil
       nextFreeSpacePass = MonotonicClock.now() + Self.passInterval
     }
+  }
+
+  /// Whether the store's file lets rows go now (`StoreMaintenance.allowsDeletion`); the
+  /// first wait for its copy is said, when retention has anything it might delete.
+  func deletionsMayGo() -> Bool {
+    guard let maintenance = maintenance(), !maintenance.allowsDeletion else { return true }
+    let mightDelete =
+      policy.keepDays != nil || (policy.requiresAcknowledgement && !policy.floor.isOff) || pass != nil
+      || current != nil
+    if maintenance.isRebuilding, mightDelete, !saidWaitingForCopy {
+      saidWaitingForCopy = true
+      context?.logger.notice(RetentionWording.waitingForCopy, fields: LogFields(reason: "retention"))
+    }
+    return false
   }
 
   /// Begins deleting the next shift of the pass; false once the pass is over.

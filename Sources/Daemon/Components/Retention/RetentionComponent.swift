@@ -15,6 +15,10 @@ import Uplink
 /// `status` keep their pace. The room left is read on the loop (a statvfs and a header
 /// field); the rate of recording counts the history, so it is read on a thread of its own,
 /// through a read-only connection at idle I/O priority, and posted back.
+///
+/// Deletions wait for the store's whole-file check and while its file is copied
+/// (`StoreMaintenance.allowsDeletion`): a damaged file's readable rows are saved before any
+/// goes, and the copy is not raced for the writer and the card.
 public final class RetentionComponent: DaemonComponent {
   public let name = "retention"
   let configuration: DaemonConfiguration
@@ -66,11 +70,15 @@ public final class RetentionComponent: DaemonComponent {
   var nextFreeSpacePass: Double = 0
   var figuresWorker: BlockingWorker?
   let historyReader: HistoryReaderBox
+  /// The recording component's care of the file, read at each turn; nil before its store opened.
+  let maintenance: () -> StoreMaintenance?
+  var saidWaitingForCopy = false
 
   public init(configuration: DaemonConfiguration, recording: RecordingComponent) {
     self.configuration = configuration
     policy = RetentionPolicy(configuration)
     historyReader = HistoryReaderBox(path: configuration.databasePath)
+    maintenance = { [weak recording] in recording?.maintenance }
     recording.addStoreOpenedHandler { [weak self] store in self?.store = store }
   }
 
@@ -110,7 +118,12 @@ public final class RetentionComponent: DaemonComponent {
       lastFiguresRead = now.monotonic
       readFigures(now: trusted)
     }
-    guard pass == nil, current == nil else { return }
+    guard deletionsMayGo() else { return }
+    guard pass == nil, current == nil else {
+      // Work a wait for the file's copy paused: taken up again (a no-op while a step is due).
+      scheduleStep(after: 0)
+      return
+    }
     if policy.keepDays != nil, lastAgePass.map({ now.monotonic - $0 >= Self.passInterval }) ?? true {
       beginAgePass(now: now)
     }

@@ -55,6 +55,10 @@ enum RetentionWording {
   static let waitingForTrustedTime =
     "retention: nothing is deleted by age until the box has a time it can trust (a synchronised wall clock or a fix)"
 
+  static let waitingForCopy =
+    "retention: nothing is deleted while the store's file is copied into a fresh one; deletions resume once the "
+    + "next start of dashpilotd has put the copy in its place"
+
   /// What `shifts` says is kept, from the configuration.
   static func kept(_ policy: RetentionPolicy) -> String {
     var text: String
