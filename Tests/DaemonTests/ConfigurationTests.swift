@@ -41,6 +41,8 @@ struct ConfigurationTests {
       [Store]
       Database=/srv/dp.sqlite
       CommitInterval=5
+      KeepDays=90
+      FreeSpaceFloor=512M
       [Control]
       Socket=/run/dp.sock
       SocketGroup=users
@@ -68,6 +70,8 @@ struct ConfigurationTests {
     #expect(configuration.units == .kilometres)
     #expect(configuration.databasePath == "/srv/dp.sqlite")
     #expect(configuration.commitInterval == 5)
+    #expect(configuration.keepDays == 90)
+    #expect(configuration.freeSpaceFloor == .bytes(512 << 20))
     #expect(configuration.batchPolicy == SampleBatchPolicy(maximumPendingAge: 5, maximumPendingCount: 160))
     #expect(configuration.socketPath == "/run/dp.sock")
     #expect(configuration.socketGroup == "users")
@@ -117,6 +121,14 @@ struct ConfigurationTests {
         "test.conf:2: CommitInterval: \"0\" is not a number of seconds from 0.1 to 60"
       ),
       ("[Store]\nDatabase=relative.sqlite\n", "test.conf:2: Database: \"relative.sqlite\" is not an absolute path"),
+      (
+        "[Store]\nKeepDays=0\n",
+        "test.conf:2: KeepDays: \"0\" is not a whole number of days from 1 to 36500, or forever"
+      ),
+      (
+        "[Store]\nFreeSpaceFloor=10 %\n",
+        "test.conf:2: FreeSpaceFloor: \"10 %\" is not a percentage of the file system (0% to 90%) or a size (512M, 2G; K, M, G are powers of 1024)"
+      ),
       ("[Guidance]\nMode=driving\nMode=walking\n", "test.conf:3: Mode: set twice (first on line 2)"),
       ("[Routing]\nURL=ftp://x\n", "test.conf:2: URL: \"ftp://x\" is not an http:// or https:// URL"),
       ("[Control]\nMaximumClients=0\n", "test.conf:2: MaximumClients: \"0\" is not a whole number from 1 to 1000"),

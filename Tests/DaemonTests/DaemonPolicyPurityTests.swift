@@ -14,7 +14,10 @@ struct DaemonPolicyPurityTests {
     "Responder", "BlockingWorker", "Speaker", "SampleStore", "GPSDSource(", "StoreSampleSink", "RouteProvider",
   ]
 
-  @Test(arguments: ["Sources/Daemon/Components/Guidance/Policy", "Sources/Daemon/Components/Recording/Policy"])
+  @Test(arguments: [
+    "Sources/Daemon/Components/Guidance/Policy", "Sources/Daemon/Components/Recording/Policy",
+    "Sources/Daemon/Components/Retention/Policy",
+  ])
   func noIONoClock(folder: String) throws {
     let search = try SourcePurity.offences(in: folder, forbidden: Self.forbidden)
     #expect(search.files >= 5)

@@ -153,7 +153,8 @@ struct EndToEndDriveTests {
     let shifts = try daemon.control(["shifts"])
     #expect(shifts.status == 0)
     let rows = shifts.standardOutput.split(separator: "\n").map(String.init)
-    #expect(rows.count == 1)
+    #expect(rows.count == 2)
+    #expect(rows.last == "Every shift is kept ([Store] KeepDays=forever).")
     #expect(rows.first?.hasPrefix("#1  ") == true)
     #expect(rows.first?.hasSuffix("  7.0 mi recorded · partial route  (started by hand, ended by hand)") == true)
 

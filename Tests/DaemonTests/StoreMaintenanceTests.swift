@@ -81,4 +81,22 @@ struct StoreMaintenanceTests {
     #expect(policy.ticked(now: Self.at(609)) == [])
     #expect(policy.ticked(now: Self.at(610)) == [.copy(.salvage)])
   }
+
+  @Test("retention may delete once the check has run and while no copy is made: never before, never during a copy")
+  func retentionWaits() {
+    var healthy = StoreMaintenance(copyLeftUnfinished: false, layoutIsCurrent: true)
+    #expect(!healthy.allowsDeletion)
+    _ = healthy.ticked(now: Self.at(1))
+    #expect(!healthy.allowsDeletion)
+    _ = healthy.checked(Self.healthy, path: "/db", now: Self.at(5).wall)
+    #expect(healthy.allowsDeletion)
+
+    var old = StoreMaintenance(copyLeftUnfinished: false, layoutIsCurrent: false)
+    _ = old.ticked(now: Self.at(1))
+    _ = old.checked(Self.healthy, path: "/db", now: Self.at(5).wall)
+    #expect(!old.allowsDeletion)
+    _ = old.rebuilt(.success(Self.progress(30_000, done: true)), path: "/db", now: Self.at(6))
+    // Copied, and brought level until the next start puts it in place: still none.
+    #expect(!old.allowsDeletion)
+  }
 }

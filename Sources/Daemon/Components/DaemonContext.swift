@@ -45,6 +45,9 @@ public final class DaemonContext {
   /// Runs `handler` on the loop every `interval` seconds (besides the 1 s `tick`).
   public func every(_ interval: TimeInterval, _ handler: @escaping () -> Void) { loop.every(interval, handler) }
 
+  /// Runs `handler` on the loop once, `delay` seconds from now.
+  public func after(_ delay: TimeInterval, _ handler: @escaping () -> Void) { loop.after(delay, handler) }
+
   /// One thing that happened: a line in the journal (with the event's session, shift and
   /// reason as its structured fields) and the event to every `events` follower. `time` is
   /// the wall clock now unless the caller read it already.

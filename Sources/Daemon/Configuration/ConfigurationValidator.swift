@@ -14,7 +14,7 @@ public enum ConfigurationValidator {
       "MaximumHorizontalAccuracy", "AssumedAccuracy", "MaximumAge", "MaximumImpliedSpeed", "MinimumMovement",
     ],
     "Measurement": ["MaximumSampleInterval", "Units"],
-    "Store": ["Database", "CommitInterval"],
+    "Store": ["Database", "CommitInterval", "KeepDays", "FreeSpaceFloor"],
     "Control": ["Socket", "SocketGroup", "IdleTimeout", "MaximumClients"],
     "Guidance": ["Mode", "Language", "SpeechCommand"],
     "Routing": ["Provider", "URL"],
@@ -120,6 +120,21 @@ public enum ConfigurationValidator {
       configuration.databasePath = value
     case ("Store", "CommitInterval"):
       return number(value, "seconds", 0.1...60) { configuration.commitInterval = $0 }
+    case ("Store", "KeepDays"):
+      guard value != "forever" else {
+        configuration.keepDays = nil
+        return nil
+      }
+      guard let days = Int(value), (1...36_500).contains(days) else {
+        return "\"\(value)\" is not a whole number of days from 1 to 36500, or forever"
+      }
+      configuration.keepDays = days
+    case ("Store", "FreeSpaceFloor"):
+      guard let floor = FreeSpaceFloor(parsing: value) else {
+        return "\"\(value)\" is not a percentage of the file system (0% to 90%) or a size "
+          + "(512M, 2G; K, M, G are powers of 1024)"
+      }
+      configuration.freeSpaceFloor = floor
     case ("Control", "Socket"):
       if let problem = socketPathProblem(value) { return problem }
       configuration.socketPath = value

@@ -14,6 +14,11 @@ public struct DaemonConfiguration: Sendable, Hashable {
   /// How long a kept fix may wait in memory before it is committed: what a power cut or a
   /// SIGKILL can lose, traded against what each commit writes to the card.
   public var commitInterval: TimeInterval = 1
+  /// `[Store] KeepDays=`: a completed shift is deleted this many days after it ended (with
+  /// an uplink, once the broker has acknowledged it). Nil, the default, keeps every shift.
+  public var keepDays: Int?
+  /// `[Store] FreeSpaceFloor=`: the room the card keeps (see `FreeSpaceFloor`).
+  public var freeSpaceFloor = FreeSpaceFloor.default
   public var socketPath = "/run/dashpilot/control.sock"
   /// The group the socket belongs to; nil keeps the daemon's own group (the unit's
   /// `Group=dashpilot`).

@@ -27,6 +27,8 @@ public final class EventLoop {
 
   private var watchers: [Int32: Watcher] = [:]
   private var timers: [RepeatingTimer] = []
+  /// Work due once, at a deadline (`after`).
+  private var deferred: [(deadline: Double, handler: () -> Void)] = []
   private var stopRequested = false
 
   /// Creates the loop for the calling thread, which must be the one that calls `run()`.
@@ -58,6 +60,12 @@ public final class EventLoop {
     timers.append(RepeatingTimer(interval: interval, deadline: MonotonicClock.now() + interval, handler: handler))
   }
 
+  /// Runs `handler` once, `delay` seconds of monotonic time from now: work done a piece at a
+  /// time, with the loop free for everything else in between.
+  public func after(_ delay: TimeInterval, _ handler: @escaping () -> Void) {
+    deferred.append((MonotonicClock.now() + max(0, delay), handler))
+  }
+
   /// Ends `run()` after the event being handled.
   public func stop() { stopRequested = true }
 
@@ -79,6 +87,7 @@ public final class EventLoop {
         nextDeadline = first.deadline
         for timer in timers.dropFirst() where timer.deadline < nextDeadline { nextDeadline = timer.deadline }
       }
+      for work in deferred where work.deadline < nextDeadline { nextDeadline = work.deadline }
       let timeout = Int32(max(0, min(1000, ((nextDeadline - now) * 1000).rounded(.up))))
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
       if ready < 0 && errno != EINTR { usleep(10_000) }
@@ -109,5 +118,9 @@ public final class EventLoop {
       timers[index].deadline += (missed + 1) * interval
       timers[index].handler()
     }
+    guard deferred.contains(where: { $0.deadline <= now }) else { return }
+    let due = deferred.filter { $0.deadline <= now }
+    deferred.removeAll { $0.deadline <= now }
+    for work in due { work.handler() }
   }
 }

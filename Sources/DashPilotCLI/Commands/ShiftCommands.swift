@@ -64,11 +64,12 @@ struct ShiftsCommand: CLICommand {
 
     Lists shifts, newest first: number, start and end, the recorded mileage in the
     words status uses ("12.4 mi recorded · partial route"), and how each started and
-    ended (by hand, on movement, after a stop, when capture was lost).
+    ended (by hand, on movement, after a stop, when capture was lost); beneath them,
+    what the box keeps ([Store] KeepDays= and the free-space floor, dashpilot.conf(5)).
 
     A box records for years, so shifts come a page at a time: the newest 20, or --limit
-    N (at most 1000). When older shifts match, the last line says how to ask for the
-    next page (--before ID lists the shifts older than shift ID). --since and --until
+    N (at most 1000). When older shifts match, a line beneath them says how to ask for
+    the next page (--before ID lists the shifts older than shift ID). --since and --until
     keep the shifts that started in that time (a day such as 2026-11-01, from its start
     in UTC, or a UTC time such as 2026-11-01T08:00:00Z; --until is not included).
     """
@@ -113,6 +114,7 @@ struct ShiftsCommand: CLICommand {
         for shift in result.shifts { context.console.line(renderer.row(shift)) }
         if let next = result.nextBefore { context.console.line("Older shifts: \(nextPage(before: next))") }
       }
+      if !context.options.json, let kept = result.kept { context.console.line(kept) }
       return .success
     }
   }

@@ -34,6 +34,10 @@ struct StatusRenderer {
     }
     lines.append(label("guidance") + guidanceLine(status.guidance, units: daemon.units))
     lines.append(label("store") + storeLine(status.store))
+    if let outlook = status.store.outlook {
+      lines.append(
+        label("") + (status.store.daysLeft.map { $0 < 30 } == true ? console.styled(outlook, .yellow) : outlook))
+    }
     if let uplink = status.uplink {
       let line = uplink.connected ? uplink.summary : console.styled(uplink.summary, .yellow)
       lines.append(label("uplink") + line)

@@ -108,6 +108,7 @@ public final class StoreRebuild {
       note(step)
       if step.isAtEnd { break }
     }
+    progress.copiedSamples -= try dropRowsOfDeletedShifts()
     for table in try Self.tables(database) where table.name != "samples" && table.name != RebuildState.table {
       let copier = try RowCopier(database: database, table: table.name, withoutRowID: table.withoutRowID)
       do {

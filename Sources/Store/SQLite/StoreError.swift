@@ -60,6 +60,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
   case shiftAlreadyOpen(Shift)
   case shiftNotFound(Int64)
   case shiftAlreadyEnded(Shift)
+  /// Only a completed shift can be deleted.
+  case shiftStillOpen(Shift)
   /// A request that needs the open shift was made with none open.
   case noOpenShift
   /// A setting that cannot be used, with what was wrong.
@@ -130,6 +132,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .shiftAlreadyOpen(let shift): "shift \(shift.id) is still open; end it before starting another"
     case .shiftNotFound(let id): "no shift with id \(id)"
     case .shiftAlreadyEnded(let shift): "shift \(shift.id) has already ended"
+    case .shiftStillOpen(let shift): "shift \(shift.id) is still open; only a completed shift is deleted"
     case .noOpenShift: "no shift is open"
     case .invalidSetting(let reason): "setting refused: \(reason)"
     case .invalidSample(let reason): "sample not stored: \(reason)"

@@ -28,13 +28,14 @@ public final class OutboxCommitObserver: StoreCommitObserver {
     try enqueue(.samples(SampleBatch(shiftID: shiftID, samples: samples)), in: transaction)
   }
 
-  public func shiftCompleted(_ shift: StoredShift, distance: RouteDistance, in transaction: StoreTransaction)
-    throws(StoreError)
-  {
+  public func shiftCompleted(
+    _ shift: StoredShift, distance: RouteDistance, sampleRows: Int, in transaction: StoreTransaction
+  ) throws(StoreError) {
     guard
       let report = ShiftReport(
         shift: shift.shift, distance: distance, unit: unit, startedBy: shift.startedBy, endedBy: shift.endedBy)
     else { return }
+    try ShiftDelivery.shiftCompleted(shift.id, sampleRows: sampleRows, in: transaction)
     try enqueue(.shift(report), in: transaction)
   }
 

@@ -55,6 +55,7 @@ extension RecordingComponent {
     // The writer's epoch, read before the reader's snapshot: a change after it moves it.
     let rowEpoch = try store.rowEpoch()
     let (figure, figures) = (figure, figures)
+    let kept = RetentionWording.kept(RetentionPolicy(configuration))
     answerFromHistory(responder) { reader in
       try reader.read { (_) throws(StoreError) in
         let found = try reader.shifts(limit: page.limit, before: page.before, since: page.since, until: page.until)
@@ -63,7 +64,7 @@ extension RecordingComponent {
           let distance = try reader.recordedDistance(ofShift: stored.id, remembering: figures, rowEpoch: rowEpoch)
           rows.append(figure.summary(of: stored, distance: distance))
         }
-        return ShiftsResult(shifts: rows, more: found.more)
+        return ShiftsResult(shifts: rows, more: found.more, kept: kept)
       }
     }
   }

@@ -66,6 +66,16 @@ struct StoreMaintenance: Hashable {
   /// A copy is being made: the file's rows must not be deleted meanwhile (retention waits).
   var isRebuilding: Bool { rebuild != .none }
 
+  /// Whether retention may delete now: once the check has run, so that a damaged file's
+  /// rows are copied before any goes, and while no copy is being made (until the next start
+  /// puts a finished one in place).
+  var allowsDeletion: Bool {
+    switch check {
+    case .waiting, .running: false
+    case .healthy, .damaged, .failed: !isRebuilding
+    }
+  }
+
   /// The tick: what to start.
   mutating func ticked(now: ClockReading) -> [Step] {
     if check == .waiting {
