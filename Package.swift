@@ -91,7 +91,7 @@ let package = Package(
     .testTarget(name: "ShiftReportTests", dependencies: ["DashPilotCore", "ShiftReport", "TestSupport"]),
     .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport", "TestSupport"]),
     .testTarget(name: "StoreTests", dependencies: ["CSQLite", "DashPilotCore", "Store", "TestSupport"]),
-    .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "TestSupport"]),
+    .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "PlatformSupport", "TestSupport"]),
     .testTarget(
       name: "CaptureTests", dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "Store", "TestSupport"]),
     .testTarget(name: "RoutingTests", dependencies: ["DashPilotCore", "Guidance", "Routing", "TestSupport"]),
