@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlatformSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -99,7 +100,7 @@ final class InProcessDaemon: @unchecked Sendable {
       do {
         var configuration = DaemonConfiguration()
         configuration.socketPath = socketPath
-        let loop = try EventLoop()
+        let loop = try EventLoop(clock: LoopClock())
         let listener = try ListeningSocket.create(path: socketPath, group: nil)
         let context = DaemonContext(
           configuration: configuration, configurationFile: nil, logger: StandardErrorLogger(minimumPriority: .error),
