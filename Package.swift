@@ -99,7 +99,8 @@ let package = Package(
     .testTarget(
       name: "DashPilotCLITests",
       dependencies: ["Capture", "DashPilotCLI", "DashPilotCore", "Guidance", "PlatformSupport", "TestSupport"]),
-    .testTarget(name: "UplinkTests", dependencies: ["DashPilotCore", "Store", "TestSupport", "Uplink"]),
+    .testTarget(
+      name: "UplinkTests", dependencies: ["DashPilotCore", "PlatformSupport", "Store", "TestSupport", "Uplink"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
