@@ -96,6 +96,9 @@ final class InProcessDaemon: @unchecked Sendable {
     socketPath = directory.appendingPathComponent("c.sock").path
     let socketPath = socketPath
     let notifier = notifier
+    // As dashpilotd ignores it (SignalPipe), whose handlers this daemon leaves alone: a
+    // write to a child that has died (a killed route reader) must not end the test process.
+    signal(SIGPIPE, SIG_IGN)
     let thread = Thread { [self] in
       do {
         var configuration = DaemonConfiguration()
