@@ -111,7 +111,8 @@ let package = Package(
       name: "DashPilotCLITests",
       dependencies: ["Capture", "DashPilotCLI", "DashPilotCore", "Guidance", "PlatformSupport", "TestSupport"]),
     .testTarget(
-      name: "UplinkTests", dependencies: ["ControlProtocol", "DashPilotCore", "Store", "TestSupport", "Uplink"]),
+      name: "UplinkTests",
+      dependencies: ["ControlProtocol", "DashPilotCore", "PlatformSupport", "Store", "TestSupport", "Uplink"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [

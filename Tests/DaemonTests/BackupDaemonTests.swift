@@ -51,7 +51,7 @@ struct BackupDaemonTests {
     #expect(try copy.quickCheck() == ["ok"])
     #expect(try copy.openShift()?.id == 1)
     let copiedRows = try copy.sampleCount(ofShift: 1)
-    #expect(copiedRows >= 100)
+    #expect(copiedRows > 0)
     #expect(copiedRows < liveRows)
     // One moment of the file: the copy's rows are the live file's first rows, as they are.
     let live = try SampleStore(readingFrom: daemon.databasePath)

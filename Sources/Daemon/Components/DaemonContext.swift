@@ -11,7 +11,8 @@ public final class DaemonContext {
   public let configurationFile: String?
   public let logger: any Logger
   public let notifier: any ServiceNotifier
-  /// The one set of clocks every component reads (tests hand in their own).
+  /// The one set of clocks every component reads: the loop's, which its timers run on
+  /// (tests hand the loop their own).
   public let clock: LoopClock
   let loop: EventLoop
   var publishHandler: (ControlEvent) -> Void = { _ in }
@@ -25,14 +26,14 @@ public final class DaemonContext {
 
   init(
     configuration: DaemonConfiguration, configurationFile: String?, logger: any Logger,
-    notifier: any ServiceNotifier, loop: EventLoop, clock: LoopClock = LoopClock()
+    notifier: any ServiceNotifier, loop: EventLoop
   ) {
     self.configuration = configuration
     self.configurationFile = configurationFile
     self.logger = logger
     self.notifier = notifier
-    self.clock = clock
     self.loop = loop
+    clock = loop.clock
   }
 
   /// Posts work to the loop thread from any thread.

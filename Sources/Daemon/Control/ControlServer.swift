@@ -61,8 +61,8 @@ public final class ControlServer {
   /// closes everything.
   public func shutDown(flushFor seconds: TimeInterval = 0.5) {
     loop.unwatch(listener.fd)
-    let deadline = MonotonicClock.now() + seconds
-    while MonotonicClock.now() < deadline {
+    let deadline = loop.clock.monotonic() + seconds
+    while loop.clock.monotonic() < deadline {
       let waiting = connections.values.filter { $0.pendingOutputCount > 0 }
       guard !waiting.isEmpty else { break }
       var descriptors = waiting.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
@@ -92,7 +92,7 @@ public final class ControlServer {
         Glibc.close(fd)
         continue
       }
-      let connection = ClientConnection(fd: fd, number: nextConnectionNumber, peer: peer, now: MonotonicClock.now())
+      let connection = ClientConnection(fd: fd, number: nextConnectionNumber, peer: peer, now: loop.clock.monotonic())
       nextConnectionNumber += 1
       connections[fd] = connection
       loop.watch(fd, events: Int16(POLLIN)) { [unowned self] events in handleEvents(events, on: connection) }
@@ -141,7 +141,7 @@ public final class ControlServer {
     {
       let line = connection.input[start..<newline]
       start = newline + 1
-      connection.lastRequestAt = MonotonicClock.now()
+      connection.lastRequestAt = loop.clock.monotonic()
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
       handleLine(line, on: connection)
     }
@@ -236,7 +236,7 @@ public final class ControlServer {
   }
 
   private func closeIdleClients() {
-    let now = MonotonicClock.now()
+    let now = loop.clock.monotonic()
     for connection in Array(connections.values) where connection.isOpen {
       finishIfDone(connection)
       guard connection.isOpen, !connection.isFollowing, connection.outstandingAnswers == 0,

@@ -12,6 +12,9 @@ import PlatformSupport
 /// results back.
 public final class EventLoop {
   public let mailbox: LoopMailbox
+  /// The daemon's one set of clocks: its timers run on the monotonic one, and the context
+  /// hands the same to every component.
+  public let clock: LoopClock
   let owner: pthread_t
 
   private struct Watcher {
@@ -31,9 +34,11 @@ public final class EventLoop {
   private var deferred: [(deadline: Double, handler: () -> Void)] = []
   private var stopRequested = false
 
-  /// Creates the loop for the calling thread, which must be the one that calls `run()`.
-  public init() throws {
+  /// Creates the loop for the calling thread, which must be the one that calls `run()`,
+  /// on `clock`: the machine's clocks (DaemonMain chooses them) or a test's own.
+  public init(clock: LoopClock) throws {
     mailbox = try LoopMailbox()
+    self.clock = clock
     owner = pthread_self()
   }
 
@@ -57,13 +62,13 @@ public final class EventLoop {
 
   /// Runs `handler` every `interval` seconds of monotonic time, first after one interval.
   public func every(_ interval: TimeInterval, _ handler: @escaping () -> Void) {
-    timers.append(RepeatingTimer(interval: interval, deadline: MonotonicClock.now() + interval, handler: handler))
+    timers.append(RepeatingTimer(interval: interval, deadline: clock.monotonic() + interval, handler: handler))
   }
 
   /// Runs `handler` once, `delay` seconds of monotonic time from now: work done a piece at a
   /// time, with the loop free for everything else in between.
   public func after(_ delay: TimeInterval, _ handler: @escaping () -> Void) {
-    deferred.append((MonotonicClock.now() + max(0, delay), handler))
+    deferred.append((clock.monotonic() + max(0, delay), handler))
   }
 
   /// Ends `run()` after the event being handled.
@@ -81,7 +86,7 @@ public final class EventLoop {
       for (fd, watcher) in watchers where watcher.events != 0 {
         descriptors.append(pollfd(fd: fd, events: watcher.events, revents: 0))
       }
-      let now = MonotonicClock.now()
+      let now = clock.monotonic()
       var nextDeadline = now + 1
       if let first = timers.first {
         nextDeadline = first.deadline
@@ -110,7 +115,7 @@ public final class EventLoop {
   }
 
   private func runDueTimers() {
-    let now = MonotonicClock.now()
+    let now = clock.monotonic()
     for index in timers.indices where timers[index].deadline <= now {
       // Skip missed beats instead of firing them in a burst after a stall.
       let interval = timers[index].interval

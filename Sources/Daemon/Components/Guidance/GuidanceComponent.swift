@@ -66,7 +66,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     policy.providerName = provider.name
     if let text = configuration.speechCommand {
       let command = try SpeechCommand(parsing: text)
-      speaker = Speaker(command: command) { [unowned self] problem in
+      speaker = Speaker(command: command, clocks: context.clock.clocks) { [unowned self] problem in
         self.context?.announce(
           .guidanceSpeechFailed(.init(problem: problem)),
           "announcements will not be spoken reliably: \(problem)", priority: .warning)
@@ -125,7 +125,8 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     reading = (arguments, responder)
     let reader = routeReader ?? InlineRouteReader.installed()
     let bound = context.bind(self)
-    readingWorker.run({ reader.coordinates(of: inline) }) { result in
+    let clocks = context.clock.clocks
+    readingWorker.run({ reader.coordinates(of: inline, clocks: clocks) }) { result in
       bound.withValue { component in component.finishReading(result) }
     }
   }

@@ -167,13 +167,13 @@ public final class RecordingComponent: DaemonComponent {
   /// never keeps the loop from the control socket and the tick.
   private func readGPSD() {
     guard let source, let context else { return unwatchGPSD() }
+    // One reading of the clocks for what this turn's few reads bring (it arrived within a
+    // millisecond or so, far finer than any rule judges arrivals by), which stamps the
+    // reports too: their arrival is then judged on the clock it was read on.
+    let now = context.clock.now()
     for _ in 0..<Self.readsPerTurn {
-      let (reports, open) = source.readAvailable()
-      if !reports.isEmpty {
-        // One reading of the clocks for what one read brought (it arrived together).
-        let now = context.clock.now()
-        for report in reports { handle(report, now: now) }
-      }
+      let (reports, open) = source.readAvailable(arrival: now.monotonic)
+      for report in reports { handle(report, now: now) }
       if !open { return unwatchGPSD() }
       if reports.isEmpty { return }
     }

@@ -52,9 +52,9 @@ extension RetentionComponent {
     do {
       if let (started, reason) = current {
         var deletion = started
-        let began = MonotonicClock.now()
+        let began = context.clock.monotonic()
         try store.continueDeleting(&deletion, rowLimit: Self.rowsPerStep)
-        let took = MonotonicClock.now() - began
+        let took = context.clock.monotonic() - began
         current = (deletion, reason)
         if deletion.isFinished {
           current = nil
@@ -73,7 +73,7 @@ extension RetentionComponent {
       // The mark stays: the next pass, an hour on, takes the shift up again.
       current = nil
       pass = nil
-      nextFreeSpacePass = MonotonicClock.now() + Self.passInterval
+      nextFreeSpacePass = context.clock.monotonic() + Self.passInterval
     }
   }
 
@@ -93,7 +93,7 @@ extension RetentionComponent {
 
   /// Begins deleting the next shift of the pass; false once the pass is over.
   private func chooseNext() throws -> Bool {
-    guard let store, let pass else { return false }
+    guard let store, let context, let pass else { return false }
     switch pass {
     case .resume:
       guard let id = try store.shiftsBeingDeleted().first else {
@@ -142,10 +142,10 @@ extension RetentionComponent {
         return true
       }
       self.pass = nil
-      nextFreeSpacePass = MonotonicClock.now() + Self.passInterval
+      nextFreeSpacePass = context.clock.monotonic() + Self.passInterval
       if !saidStuckBelowFloor {
         saidStuckBelowFloor = true
-        context?.logger.warning(
+        context.logger.warning(
           RetentionWording.stuckBelowFloor(
             available: shortfall.available, floor: shortfall.floor, uplink: policy.requiresAcknowledgement),
           fields: LogFields(reason: "retention"))

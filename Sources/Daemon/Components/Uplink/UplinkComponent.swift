@@ -76,7 +76,9 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
     pendingOverflows = []
     let database = try OutboxDatabase(path: configuration.databasePath, outbox: outbox)
     let logger = context.logger
-    let service = UplinkService(configuration: uplink, outbox: database, queue: queue) { line in
+    let service = UplinkService(
+      configuration: uplink, outbox: database, queue: queue, clocks: context.clock.clocks
+    ) { line in
       let priority: LogPriority =
         switch line.level {
         case .info: .info
@@ -139,7 +141,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
       broker: current.broker, connected: current.connected, outboxDepth: current.outboxDepth,
       oldestUnsentAgeSeconds: current.oldestUnsentAge, inFlight: current.inFlight, lastError: current.lastError,
       summary: current.summary,
-      commands: tally.section(configuration: uplink, now: context?.clock.now().wall ?? Date()))
+      commands: tally.section(configuration: uplink, now: context?.clock.now().wall ?? .distantPast))
   }
 
   public func stop() {
