@@ -12,6 +12,10 @@ public final class ControlClient {
   public let socketPath: String
   private let fd: Int32
   private var buffer: [UInt8] = []
+  /// How much of `buffer` is known to hold no newline: an answer of many megabytes (a
+  /// long shift's export) arrives in 64 KiB reads, and scanning it from the start after
+  /// each one made reading it quadratic.
+  private var scanned = 0
   private var nextID: Int64 = 1
 
   /// Connects, or explains why no daemon can be reached.
@@ -97,11 +101,13 @@ public final class ControlClient {
 
   private func readLine() throws(ClientFailure) -> Data? {
     while true {
-      if let newline = buffer.firstIndex(of: 0x0A) {
+      if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
         let line = Data(buffer[..<newline])
         buffer.removeFirst(newline + 1)
+        scanned = 0
         return line
       }
+      scanned = buffer.count
       var chunk = [UInt8](repeating: 0, count: 65_536)
       let count = recv(fd, &chunk, chunk.count, 0)
       if count < 0 {
