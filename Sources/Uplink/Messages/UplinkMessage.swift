@@ -8,7 +8,7 @@ import FoundationEssentials
 /// a dispatcher follows (guidance, shifts); and the reply to each fleet command, queued in
 /// the transaction that records it answered.
 public enum UplinkMessage: Sendable, Hashable {
-  case samples(SampleBatch)
+  case samples(CommittedSamples)
   case shift(ShiftReport)
   case session(SessionEvent)
   case event(FleetEvent)
@@ -41,8 +41,10 @@ public enum UplinkMessage: Sendable, Hashable {
   }
 }
 
-/// A committed batch of a shift's retained samples.
-public struct SampleBatch: Sendable, Hashable {
+/// A committed batch of a shift's retained samples: one `samples` message
+/// (docs/uplink-messages.md), queued in the store transaction that wrote them. Not the
+/// store's `SampleBatch`, which gathers samples until they are written.
+public struct CommittedSamples: Sendable, Hashable {
   public var shiftID: Int64
   /// The capture session of the batch; a sample recorded in another one carries its own.
   public var captureSession: CaptureSessionID?
