@@ -133,24 +133,25 @@ public struct LiveStatus: Sendable, Hashable {
   public struct RunningShift: Sendable, Hashable {
     public var shiftID: Int64
     public var startedAt: Date
-    public var distance: RouteDistance
-    public var unit: DistanceUnit
+    public var distance: WireDistance
     public var summary: String
 
-    public init(
-      shiftID: Int64, startedAt: Date, distance: RouteDistance, unit: DistanceUnit = .miles, summary: String
-    ) {
+    public init(shiftID: Int64, startedAt: Date, distance: WireDistance, summary: String) {
       self.shiftID = shiftID
       self.startedAt = startedAt
       self.distance = distance
-      self.unit = unit
       self.summary = summary
     }
 
     public init(shift: Shift, distance: RouteDistance, unit: DistanceUnit = .miles) {
       self.init(
-        shiftID: shift.id, startedAt: shift.startedAt, distance: distance, unit: unit,
+        shiftID: shift.id, startedAt: shift.startedAt, distance: WireDistance(distance, unit: unit),
         summary: RouteQuality(distance: distance, unit: unit).summary)
+    }
+
+    /// The open shift as `status` shows it (its figure in the daemon's unit).
+    public init(_ shift: ShiftSummary) {
+      self.init(shiftID: shift.id, startedAt: shift.startedAt, distance: shift.distance, summary: shift.summary)
     }
   }
 
@@ -164,6 +165,11 @@ public struct LiveStatus: Sendable, Hashable {
     public init(phase: String, distanceRemaining: Double?) {
       self.phase = phase
       self.distanceRemaining = distanceRemaining
+    }
+
+    /// Guidance as `status` shows it.
+    public init(_ section: GuidanceSection) {
+      self.init(phase: section.phase, distanceRemaining: section.distanceRemainingMetres)
     }
   }
 
