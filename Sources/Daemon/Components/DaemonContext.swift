@@ -19,6 +19,7 @@ public final class DaemonContext {
   var dispatchHandler: (ControlRequest, Responder) -> Void = { _, responder in
     responder.fail(.unavailable, "the daemon is not answering requests yet")
   }
+  var statusHandler: () -> StatusResult? = { nil }
   private var eventObservers: [(ControlEvent) -> Void] = []
   /// The receiver's latest time and when (monotonic) it was read: the time the box can
   /// trust while its wall clock is not synchronised.
@@ -86,6 +87,11 @@ public final class DaemonContext {
   public func dispatch(_ request: ControlRequest, to responder: Responder) {
     dispatchHandler(request, responder)
   }
+
+  /// The daemon's status as `status` would answer it now, every component's part filled
+  /// in: what a component reads of another's state, so that it holds no other component.
+  /// Nil until the runtime is made. Loop thread only, and not from `contribute(to:)`.
+  public func status() -> StatusResult? { statusHandler() }
 
   /// Sets the one-line status systemd shows in `systemctl status dashpilotd`.
   public func setServiceStatus(_ text: String) { notifier.status(text) }

@@ -25,7 +25,7 @@ public final class OutboxCommitObserver: StoreCommitObserver {
     throws(StoreError)
   {
     guard !samples.isEmpty else { return }
-    try enqueue(.samples(SampleBatch(shiftID: shiftID, samples: samples)), in: transaction)
+    try enqueue(.samples(CommittedSamples(shiftID: shiftID, samples: samples)), in: transaction)
   }
 
   public func shiftCompleted(
