@@ -11,11 +11,10 @@ import Store
   import Glibc
 #endif
 
-/// Records shifts: reads gpsd (`GPSDSource`: its thread connects, the loop reads), captures the open shift's
-/// fixes into SQLite (`ShiftCapture`: `CaptureService` through `StoreSampleSink`'s
-/// one-second batches) and measures the open shift live (`ActiveShiftRouteService`). It
-/// answers the shift commands, fills the gpsd, capture, shift and store parts of `status`,
-/// and tells `FixObserver`s (guidance) of every fix.
+/// Records shifts: reads gpsd (`GPSDSource`: its thread connects, the loop reads),
+/// captures the open shift's fixes into SQLite (`ShiftCapture`) and measures the open shift
+/// live (`ActiveShiftRouteService`). It answers the shift commands, fills the gpsd, capture,
+/// shift and store parts of `status`, and tells `FixObserver`s (guidance) of every fix.
 ///
 /// What to make of each input is `RecordingCoordinator`'s decision (pure); this adapter
 /// hands it gpsd's events, what capture did and the ticks, and carries out its actions.
@@ -26,9 +25,9 @@ import Store
 /// ends the sessions the old process left running and captures in a new one: a new
 /// process is an interruption the measurement must see.
 ///
-/// The store is used on the loop thread: its writes are one short transaction a second
-/// (WAL, one fsync), and every read answers a command. A write that hangs therefore stops
-/// the loop, and the runtime withholds the watchdog, which is what a wedged store needs.
+/// The store's writer is used on the loop thread: one short transaction a second (WAL, one
+/// fsync); history is read on `readers`' connections. A write that hangs stops the loop,
+/// and the runtime withholds the watchdog, which is what a wedged store needs.
 public final class RecordingComponent: DaemonComponent {
   public let name = "recording"
   public let commands: Set<ControlCommand.Kind> = [
