@@ -41,7 +41,8 @@ extension RecordingComponent {
   ) {
     guard let readers, let context else { return responder.fail(.unavailable, "the store is not open") }
     let bound = context.bind(responder)
-    readers.read(job) { result in
+    // The answer is written as JSON on the reader's thread too: the loop only copies it.
+    readers.read({ reader in EncodedResult(try job(reader)) }) { result in
       bound.withValue { responder in
         switch result {
         case .success(let answer): responder.succeed(answer)
