@@ -70,8 +70,17 @@ extension RecordingComponent {
   }
 
   private func showShift(id: Int64, _ responder: Responder) {
-    let figure = figure
-    answerFromHistory(responder) { reader in try ShiftAnswer(reader, id: id).detail(figure, store: reader) }
+    let (figure, policy, now) = (figure, configuration.stopPolicy, receiverNow())
+    answerFromHistory(responder) { reader in
+      try ShiftAnswer(reader, id: id).detail(figure, store: reader, stops: policy, now: now)
+    }
+  }
+
+  /// The receiver's time now (the clock a shift's rows and window are on), else the wall
+  /// clock: what a running shift's stops and time are read up to.
+  private func receiverNow() -> Date {
+    guard let now = context?.clock.now() else { return Date(timeIntervalSince1970: 0) }
+    return coordinator.receiverTime(now: now) ?? now.wall
   }
 
   /// A route that guidance cannot follow is the client's mistake, said as `route load`
@@ -86,9 +95,10 @@ extension RecordingComponent {
         return
       }
     }
-    let (figure, mode) = (figure, TravelMode(arguments.mode))
+    let (figure, mode, policy, now) = (figure, TravelMode(arguments.mode), configuration.stopPolicy, receiverNow())
     answerFromHistory(responder) { [route] reader in
-      try ShiftAnswer(reader, id: arguments.id).report(figure, store: reader, route: route, mode: mode)
+      try ShiftAnswer(reader, id: arguments.id).report(
+        figure, store: reader, route: route, mode: mode, stops: policy, now: now)
     }
   }
 
