@@ -1,10 +1,12 @@
 import DashPilotCore
 import Foundation
+import RouteFiles
 import TestSupport
 import Testing
 
 /// `shift show` lists a shift's stops and how its time divided, read from the rows a real
-/// daemon stored from a real gpsd, with the same stop policy replay uses; `[Stops]
+/// daemon stored from a real gpsd, with the same stop policy replay uses, and a GPX export
+/// writes them as waypoints; `[Stops]
 /// MinimumStop=` changes what counts, for shifts already recorded too (nothing derived is
 /// stored).
 @Suite("shift show's stops and time over the real socket", .serialized, .requiresGPSD)
@@ -101,6 +103,26 @@ struct ShiftStopsCommandTests {
         "    Not captured is time with no positions recorded: where the vehicle was then is not known.",
       ])
     #expect(lines.contains("  gap 10:11–10:15 (3 min): no fixes"))
+
+    // GPX export: each stop a waypoint at its arrival, before the track, read back by the
+    // GPX reader (libxml2) from the file dashpilotctl wrote.
+    let gpx = directory.appendingPathComponent("shift-1.gpx")
+    let exported = try daemon.control(["export", "1", "--format", "gpx", "--output", gpx.path])
+    #expect(exported.status == 0, "\(exported.standardError)")
+    let track = try RouteFile.readTrack(atPath: gpx.path)
+    #expect(track.segments.count == 2)
+    #expect(track.waypoints.map(\.name) == ["Stop 1", "Stop 2"])
+    #expect(track.waypoints.map(\.time) == [DaemonStopsDrive.time(119), lastArrival])
+    #expect(
+      track.waypoints.map(\.description) == ["5 min", "\(lastDuration) · still stopped when the shift ended"])
+    // 1190 m and 6590 m north of 51°30' N.
+    let latitudes = [51 + 30.64255 / 60, 51 + 33.55832 / 60]
+    #expect(zip(track.waypoints, latitudes).allSatisfy { abs($0.coordinate.latitude - $1) < 1e-7 })
+    #expect(track.waypoints.allSatisfy { abs($0.coordinate.longitude + 0.12) < 1e-7 })
+    let text = try String(contentsOf: gpx, encoding: .utf8)
+    #expect(text.contains("<time>\(Self.at(119))</time><name>Stop 1</name><desc>5 min</desc></wpt>\n"))
+    let (firstWaypoint, trackStart) = (try #require(text.range(of: "<wpt ")), try #require(text.range(of: "<trk>")))
+    #expect(firstWaypoint.lowerBound < trackStart.lowerBound)
     daemon.stop()
 
     // The same rows read with a 50 s minimum: the minute at the red light is a stop too.

@@ -103,19 +103,8 @@ extension RecordingComponent {
   }
 
   private func export(id: Int64, _ responder: Responder) {
-    let figure = figure
-    answerFromHistory(responder) { reader in
-      guard let stored = try reader.shift(id: id) else { throw StoreError.shiftNotFound(id) }
-      let segments = try reader.continuousSegments(ofShift: id).map { segment in
-        segment.samples.map {
-          WireTrackPoint(
-            lat: $0.coordinate.latitude, lon: $0.coordinate.longitude, time: $0.timestamp.timeIntervalSince1970,
-            accuracy: $0.horizontalAccuracy)
-        }
-      }
-      let distance = try reader.recordedDistance(ofShift: id)
-      return ExportResult(shift: figure.summary(of: stored, distance: distance), segments: segments)
-    }
+    let (figure, policy, now) = (figure, configuration.stopPolicy, receiverNow())
+    answerFromHistory(responder) { reader in try ShiftAnswer(reader, id: id).export(figure, stops: policy, now: now) }
   }
 
   /// `backup`: SQLite's online backup on a reader's connection, off the loop, so capture

@@ -51,6 +51,21 @@ struct ShiftAnswer {
     return (stops, ShiftTime(window: window, route: route, stops: stops))
   }
 
+  /// The export: each stretch of the walk that made the figure as a segment (a gap is never
+  /// joined), and the stops `detail` lists.
+  func export(_ figure: ShiftFigure, stops policy: StopPolicy, now: Date) -> ExportResult {
+    let segments = measured.stretches.map { stretch in
+      stretch.samples.map {
+        WireTrackPoint(
+          lat: $0.coordinate.latitude, lon: $0.coordinate.longitude, time: $0.timestamp.timeIntervalSince1970,
+          accuracy: $0.horizontalAccuracy)
+      }
+    }
+    return ExportResult(
+      shift: figure.summary(of: stored, distance: measured.distance), segments: segments,
+      stops: stopsAndTime(policy, now: now).stops.map(WireStop.init))
+  }
+
   /// The report: `detail`, each stretch simplified to a tolerance of the shift's extent
   /// over `ReportResult.drawingResolution`, and with a route the confirmed departures.
   func report(
