@@ -42,7 +42,19 @@ struct ShiftStopsCommandTests {
     #expect(standing["arrival"] as? String == Self.at(1019))
     #expect(standing["end"] as? String == "ongoing" && standing["cut"] as? String == "stopped now")
 
+    // status: the stop it stands in now, since it arrived, by the receiver's clock.
+    let now = try daemon.controlJSON(["status"])
+    let current = try #require(now.object("capture")?["stop"] as? [String: Any], "\(now)")
+    #expect(current["since"] as? String == Self.at(1019))
+    #expect(current["start"] as? String == "arrived")
+    let standingFor = try #require(current["seconds"] as? Double)
+    #expect(standingFor >= 240 && standingFor < 360)
+    let statusText = try daemon.control(["status"], environment: ["TZ": "UTC"]).standardOutput
+    #expect(statusText.contains("\n           stopped since Wed 01 May 2024 10:16 ("), "\(statusText)")
+
     let ended = try daemon.controlJSON(["shift", "end"])
+    // Capture stopped with the shift (Start=manual): no stop is going on.
+    #expect(try daemon.controlJSON(["status"]).object("capture")?["stop"] is NSNull)
     let end = try #require((ended["ended_at"] as? String).flatMap { UTCTimestamp.parse($0) })
     let start = try #require((ended["started_at"] as? String).flatMap { UTCTimestamp.parse($0) })
     let detail = try daemon.controlJSON(["shift", "show", "1"])

@@ -76,11 +76,12 @@ extension RecordingComponent {
     }
   }
 
-  /// The receiver's time now (the clock a shift's rows and window are on), else the wall
-  /// clock: what a running shift's stops and time are read up to.
+  /// The receiver's time now (the clock a shift's rows and window are on: its latest
+  /// fix's), else the wall clock: what a running shift's stops and time are read up to.
   private func receiverNow() -> Date {
-    guard let now = context?.clock.now() else { return Date(timeIntervalSince1970: 0) }
-    return coordinator.receiverTime(now: now) ?? now.wall
+    guard let context else { return Date(timeIntervalSince1970: 0) }
+    let now = context.clock.now()
+    return context.receiverNow(now) ?? now.wall
   }
 
   /// A route that guidance cannot follow is the client's mistake, said as `route load`
