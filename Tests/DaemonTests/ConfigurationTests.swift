@@ -97,6 +97,20 @@ struct ConfigurationTests {
     #expect(defaults.shiftPolicy == ShiftPolicy.Configuration(endAfterStop: 2700, startDistance: 200))
   }
 
+  @Test("[Stops] MinimumStop takes a duration from 10s to 24h; 2 min without it, as replay's")
+  func minimumStop() throws {
+    for (text, seconds) in [("2min", 120.0), ("90s", 90), ("45", 45), ("0.5h", 1800), ("10s", 10)] {
+      let configuration = try load("[Stops]\nMinimumStop=\(text)\n").get()
+      #expect(configuration.minimumStop == seconds)
+      #expect(configuration.stopPolicy.minimumStop == seconds)
+    }
+    let defaults = try load("").get()
+    #expect(defaults.minimumStop == 120)
+    #expect(defaults.stopPolicy.minimumStop == StopPolicy().minimumStop)
+    #expect(defaults.stopPolicy.standingSpeed == StopPolicy().standingSpeed)
+    #expect(defaults.stopPolicy.calculator.maximumSampleInterval == 120)
+  }
+
   @Test(
     "a wrong entry names the file, the line and the key",
     arguments: [
@@ -113,7 +127,7 @@ struct ConfigurationTests {
       ),
       (
         "[Gpsd]\nAddress=localhost:1\n",
-        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Shift, Store, Uplink"
+        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Shift, Stops, Store, Uplink"
       ),
       ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
       (
@@ -144,6 +158,14 @@ struct ConfigurationTests {
       (
         "[Shift]\nEndAfterStop=30s\n",
         "test.conf:2: EndAfterStop: \"30s\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
+      ),
+      (
+        "[Stops]\nMinimumStop=5s\n",
+        "test.conf:2: MinimumStop: \"5s\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
+      ),
+      (
+        "[Stops]\nMinimumStop=2m\n",
+        "test.conf:2: MinimumStop: \"2m\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
       ),
       (
         "[Shift]\nStartDistance=20\n",

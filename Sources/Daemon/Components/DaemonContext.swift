@@ -77,9 +77,13 @@ public final class DaemonContext {
   /// the receiver's latest time carried forward by the monotonic clock; nil when neither
   /// is known (a box without a real-time clock, before its first fix).
   public func trustedNow(_ reading: ClockReading) -> Date? {
-    if let wall = reading.synchronisedWall { return wall }
-    guard let receiverTime else { return nil }
-    return receiverTime.time.addingTimeInterval(max(0, reading.monotonic - receiverTime.monotonic))
+    reading.synchronisedWall ?? receiverNow(reading)
+  }
+
+  /// The receiver's time now: its latest fix's time (kept or not) carried forward by the
+  /// monotonic clock, the clock a shift's rows are on; nil before the first fix.
+  public func receiverNow(_ reading: ClockReading) -> Date? {
+    receiverTime.map { $0.time.addingTimeInterval(max(0, reading.monotonic - $0.monotonic)) }
   }
 
   /// Answers `request` exactly as the control socket would, through `responder`: for

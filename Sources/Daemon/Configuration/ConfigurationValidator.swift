@@ -19,6 +19,7 @@ public enum ConfigurationValidator {
     "Guidance": ["Mode", "Language", "SpeechCommand"],
     "Routing": ["Provider", "URL"],
     "Shift": ["Start", "EndAfterStop", "StartDistance"],
+    "Stops": ["MinimumStop"],
   ]
 
   public static func apply(
@@ -169,6 +170,11 @@ public enum ConfigurationValidator {
         return "\"\(value)\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
       }
       configuration.shiftPolicy.endAfterStop = seconds
+    case ("Stops", "MinimumStop"):
+      guard let seconds = DurationText.seconds(value), (10...86_400).contains(seconds) else {
+        return "\"\(value)\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
+      }
+      configuration.minimumStop = seconds
     case ("Shift", "StartDistance"):
       return number(value, "metres", 100...10_000) { configuration.shiftPolicy.startDistance = $0 }
     case ("Routing", "URL"):

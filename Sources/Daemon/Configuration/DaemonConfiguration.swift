@@ -41,8 +41,21 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var shiftStart: ShiftStartMode = .manual
   /// When a shift starts and ends by itself with `Start=movement` (`[Shift]`).
   public var shiftPolicy = ShiftPolicy.Configuration()
+  /// `[Stops] MinimumStop=`: standing still shorter than this is a halt (a red light, a
+  /// queue), not a stop.
+  public var minimumStop = StopPolicy.defaultMinimumStop
 
   public init() {}
+
+  /// The stop policy `shift show` reads a shift's stops with, as replay reads a log's: the
+  /// minimum stop and capture's own stationary thresholds (a stored shift is read with its
+  /// own continuity, `StoredShift.calculator`).
+  public var stopPolicy: StopPolicy {
+    StopPolicy(
+      minimumStop: minimumStop, standingSpeed: filter.stationarySpeed,
+      standingErrorFraction: filter.stationaryErrorFraction,
+      calculator: RouteMileageCalculator(maximumSampleInterval: maximumSampleInterval))
+  }
 
   /// The store's batching for `commitInterval`: 32 fixes a second of interval at most, so a
   /// longer interval batches more rather than committing on the count.

@@ -10,8 +10,10 @@ struct ExportCommand: CLICommand {
 
     Writes shift ID's recorded positions to standard output (or FILE). Every stretch of
     continuous capture is its own GPX track segment (GeoJSON MultiLineString line), so a
-    gap is never drawn as a straight line that was not driven. With --json, prints the
-    daemon's answer (the segments) instead.
+    gap is never drawn as a straight line that was not driven. GPX also has each stop
+    that shift show lists as a waypoint at its arrival ("Stop 1", its duration as the
+    description). With --json, prints the daemon's answer (the segments and the stops)
+    instead.
     """
 
   var id: Int64

@@ -140,7 +140,12 @@ struct ShiftShowCommand: CLICommand {
     times, its length and its cause where capture recorded one ("gap 14:02–14:09
     (7 min): receiver /dev/ttyACM0 removed"), and the sentences that qualify a partial
     figure. A gap is never given a distance: nothing is known of what was driven in it.
-    `dashpilotctl report ID` draws the same shift.
+    Then the stops (standing still with the receiver reporting for [Stops] MinimumStop=,
+    2 min by default, or more): each with its times and duration, and what cut it when
+    the shift's start or end, the recording's, or a capture gap did ("still stopped when
+    the shift ended"); and how the shift's time divided into moving, stopped and not
+    captured. `--json` adds them as "stops" and "time". All of it is worked out from the
+    stored positions when asked. `dashpilotctl report ID` draws the same shift.
     """
 
   var id: Int64
@@ -161,6 +166,7 @@ struct ShiftShowCommand: CLICommand {
         for line in renderer.details(detail.shift, indent: "  ") { context.console.line(line) }
         for gap in detail.gaps { context.console.line("  " + ShiftRenderer.gapLine(gap)) }
         for sentence in detail.qualifyingSentences { context.console.line("  " + sentence) }
+        for line in ShiftRenderer.stopLines(detail, indent: "  ") { context.console.line(line) }
       }
       return .success
     }

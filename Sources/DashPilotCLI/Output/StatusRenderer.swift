@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import FoundationEssentials
 import PlatformSupport
 
@@ -20,6 +21,11 @@ struct StatusRenderer {
       let reasons = rejected.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         .map { "\($0.key.replacing("_", with: " ")) \($0.value)" }
       lines.append(label("") + "refused: " + reasons.joined(separator: ", "))
+    }
+    if let stop = status.capture.stop {
+      lines.append(
+        label("")
+          + "stopped since \(HumanFormat.clock(stop.since, now: now)) (\(CaptureGapWording.duration(stop.seconds)))")
     }
     if let shift = status.shift {
       let shifts = ShiftRenderer(console: console)

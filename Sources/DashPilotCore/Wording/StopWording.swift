@@ -24,12 +24,26 @@ public enum StopWording {
     return notes.isEmpty ? nil : notes.joined(separator: ", ")
   }
 
+  /// "7 min", "4 min · still stopped when the shift ended": a stop's duration and what cut
+  /// it, as an exported waypoint describes it.
+  public static func duration(_ seconds: TimeInterval, cut: String?) -> String {
+    CaptureGapWording.duration(seconds) + (cut.map { " · \($0)" } ?? "")
+  }
+
   /// "stop 3 10:02–10:09 (7 min) at Depot · still stopped when the shift ended": the clock
   /// times as the reader's clock shows them, the place when the stop lies in one.
   public static func line(number: Int, from: String, to: String, stop: Stop, place: String?) -> String {
-    var line = "stop \(number) \(from)–\(to) (\(CaptureGapWording.duration(stop.duration)))"
+    line(number: number, from: from, to: to, duration: stop.duration, cut: cut(stop), place: place)
+  }
+
+  /// The same line from a stop's parts as the socket carries them (`shift show`): its
+  /// duration and `cut`'s words.
+  public static func line(
+    number: Int, from: String, to: String, duration: TimeInterval, cut: String?, place: String?
+  ) -> String {
+    var line = "stop \(number) \(from)–\(to) (\(CaptureGapWording.duration(duration)))"
     if let place { line += " at \(place)" }
-    if let cut = cut(stop) { line += " · \(cut)" }
+    if let cut { line += " · \(cut)" }
     return line
   }
 

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import PlatformSupport
 
-/// What a GPX file holds, as text, before any of it is judged: routes (`rte`/`rtept`) and
-/// tracks (`trk`/`trkseg`/`trkpt`). Waypoints and extensions are ignored.
+/// What a GPX file holds, as text, before any of it is judged: routes (`rte`/`rtept`),
+/// tracks (`trk`/`trkseg`/`trkpt`) and waypoints (`wpt`). Extensions are ignored.
 struct GPXDocument {
   struct Point {
     var latitude: String?
@@ -12,11 +12,15 @@ struct GPXDocument {
     var hdop: String?
     var fix: String?
     var speed: String?
+    /// A waypoint's `name` and `desc`.
+    var name: String?
+    var description: String?
   }
 
   var routes: [[Point]] = []
   /// Each track is a list of segments.
   var tracks: [[[Point]]] = []
+  var waypoints: [Point] = []
 
   static func parse(_ data: Data, file: String) throws(RouteFileError) -> GPXDocument {
     let collector = Collector()
@@ -67,7 +71,7 @@ struct GPXDocument {
       case ("gpx", "trk"): document.tracks.append([])
       case ("trk", "trkseg"):
         if !document.tracks.isEmpty { document.tracks[document.tracks.count - 1].append([]) }
-      case ("rte", "rtept"), ("trkseg", "trkpt"):
+      case ("rte", "rtept"), ("trkseg", "trkpt"), ("gpx", "wpt"):
         point = Point(latitude: attributes["lat"], longitude: attributes["lon"])
       default: break
       }
@@ -84,11 +88,16 @@ struct GPXDocument {
       let value = String(decoding: text, as: UTF8.self).trimmingWhiteSpaceAndNewlines
       switch (parent, name) {
       case ("rtept", "ele"), ("trkpt", "ele"): point?.elevation = value
-      case ("rtept", "time"), ("trkpt", "time"): point?.time = value
+      case ("rtept", "time"), ("trkpt", "time"), ("wpt", "time"): point?.time = value
+      case ("wpt", "name"): point?.name = value
+      case ("wpt", "desc"): point?.description = value
       case ("rtept", "hdop"), ("trkpt", "hdop"): point?.hdop = value
       case ("trkpt", "fix"): point?.fix = value
       // GPX 1.0's speed (m/s); GPX 1.1 dropped it from the core schema.
       case ("trkpt", "speed"): point?.speed = value
+      case ("gpx", "wpt"):
+        if let point { document.waypoints.append(point) }
+        point = nil
       case ("rte", "rtept"):
         if let point, !document.routes.isEmpty { document.routes[document.routes.count - 1].append(point) }
         point = nil
@@ -107,7 +116,7 @@ struct GPXDocument {
     private static func isField(_ name: String, of parent: String?) -> Bool {
       switch (parent, name) {
       case ("rtept", "ele"), ("trkpt", "ele"), ("rtept", "time"), ("trkpt", "time"), ("rtept", "hdop"),
-        ("trkpt", "hdop"), ("trkpt", "fix"), ("trkpt", "speed"):
+        ("trkpt", "hdop"), ("trkpt", "fix"), ("trkpt", "speed"), ("wpt", "time"), ("wpt", "name"), ("wpt", "desc"):
         true
       default: false
       }

@@ -27,6 +27,8 @@ public enum GPXReader {
 
   /// A recorded track for import: every `trkseg` of every `trk` becomes a segment, and every
   /// point must carry a time. Point indexes in errors count from 0 across the whole file.
+  /// Waypoints come along as they are (an export's stops); import does not use them, so one
+  /// without a readable position or time is left out rather than refusing the track.
   public static func track(from data: Data, file: String) throws(RouteFileError) -> TimedTrack {
     let document = try GPXDocument.parse(data, file: file)
     guard document.tracks.contains(where: { $0.contains { !$0.isEmpty } }) else {
@@ -56,7 +58,17 @@ public enum GPXReader {
       }
     }
     guard index >= 2 else { throw RouteFileError(file: file, problem: .tooFewPoints(index)) }
-    return TimedTrack(segments: segments)
+    let waypoints = document.waypoints.compactMap { point -> Waypoint? in
+      guard let latitude = point.latitude.flatMap({ Double($0.trimmingWhiteSpaceAndNewlines) }),
+        let longitude = point.longitude.flatMap({ Double($0.trimmingWhiteSpaceAndNewlines) })
+      else { return nil }
+      let coordinate = GeoCoordinate(latitude: latitude, longitude: longitude)
+      guard coordinate.isValid else { return nil }
+      return Waypoint(
+        coordinate: coordinate, time: point.time.flatMap { UTCTimestamp.parse($0, .logger) }, name: point.name,
+        description: point.description)
+    }
+    return TimedTrack(segments: segments, waypoints: waypoints)
   }
 
   private static func coordinate(

@@ -14,10 +14,12 @@ public struct CaptureSection: Sendable, Hashable, Codable {
   /// assumed because the receiver reports no error estimate.
   @ExplicitNull public var held: Int?
   @ExplicitNull public var accuracyAssumed: Int?
+  /// The stop the vehicle stands in now, null while it moves.
+  @ExplicitNull public var stop: CurrentStop?
 
   public init(
     session: String? = nil, sessionStartedAt: Date? = nil, accepted: Int? = nil, rejected: [String: Int]? = nil,
-    held: Int? = nil, accuracyAssumed: Int? = nil
+    held: Int? = nil, accuracyAssumed: Int? = nil, stop: CurrentStop? = nil
   ) {
     self.session = session
     self.sessionStartedAt = sessionStartedAt
@@ -25,10 +27,11 @@ public struct CaptureSection: Sendable, Hashable, Codable {
     self.rejected = rejected
     self.held = held
     self.accuracyAssumed = accuracyAssumed
+    self.stop = stop
   }
 
   enum CodingKeys: String, CodingKey {
-    case session, accepted, rejected, held
+    case session, accepted, rejected, held, stop
     case sessionStartedAt = "session_started_at"
     case accuracyAssumed = "accuracy_assumed"
   }

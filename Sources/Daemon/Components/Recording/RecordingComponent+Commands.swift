@@ -71,8 +71,18 @@ extension RecordingComponent {
   }
 
   private func showShift(id: Int64, _ responder: Responder) {
-    let figure = figure
-    answerFromHistory(responder) { reader in try ShiftAnswer(reader, id: id).detail(figure, store: reader) }
+    let (figure, policy, now) = (figure, configuration.stopPolicy, receiverNow())
+    answerFromHistory(responder) { reader in
+      try ShiftAnswer(reader, id: id).detail(figure, store: reader, stops: policy, now: now)
+    }
+  }
+
+  /// The receiver's time now (the clock a shift's rows and window are on: its latest
+  /// fix's), else the wall clock: what a running shift's stops and time are read up to.
+  private func receiverNow() -> Date {
+    guard let context else { return Date(timeIntervalSince1970: 0) }
+    let now = context.clock.now()
+    return context.receiverNow(now) ?? now.wall
   }
 
   /// A route that guidance cannot follow is the client's mistake, said as `route load`
@@ -87,26 +97,16 @@ extension RecordingComponent {
         return
       }
     }
-    let (figure, mode) = (figure, TravelMode(arguments.mode))
+    let (figure, mode, policy, now) = (figure, TravelMode(arguments.mode), configuration.stopPolicy, receiverNow())
     answerFromHistory(responder) { [route] reader in
-      try ShiftAnswer(reader, id: arguments.id).report(figure, store: reader, route: route, mode: mode)
+      try ShiftAnswer(reader, id: arguments.id).report(
+        figure, store: reader, route: route, mode: mode, stops: policy, now: now)
     }
   }
 
   private func export(id: Int64, _ responder: Responder) {
-    let figure = figure
-    answerFromHistory(responder) { reader in
-      guard let stored = try reader.shift(id: id) else { throw StoreError.shiftNotFound(id) }
-      let segments = try reader.continuousSegments(ofShift: id).map { segment in
-        segment.samples.map {
-          WireTrackPoint(
-            lat: $0.coordinate.latitude, lon: $0.coordinate.longitude, time: $0.timestamp.timeIntervalSince1970,
-            accuracy: $0.horizontalAccuracy)
-        }
-      }
-      let distance = try reader.recordedDistance(ofShift: id)
-      return ExportResult(shift: figure.summary(of: stored, distance: distance), segments: segments)
-    }
+    let (figure, policy, now) = (figure, configuration.stopPolicy, receiverNow())
+    answerFromHistory(responder) { reader in try ShiftAnswer(reader, id: id).export(figure, stops: policy, now: now) }
   }
 
   /// `backup`: SQLite's online backup on a reader's connection, off the loop, so capture

@@ -54,6 +54,8 @@ public final class RecordingComponent: DaemonComponent {
   /// Completed shifts' figures, remembered for the readers.
   let figures = ShiftFigureMemory()
   var liveMileage: ActiveShiftRouteService?
+  /// The stop the vehicle stands in now, from the rows capture keeps, for status.
+  var currentStop: CurrentStopTracker
   private var source: GPSDSource?
   private var observers: [any FixObserver] = []
   private var storeOpenedHandlers: [(SampleStore) throws -> Void] = []
@@ -72,6 +74,7 @@ public final class RecordingComponent: DaemonComponent {
     self.batchPolicy = batchPolicy
     self.figure = ShiftFigure(unit: configuration.units)
     self.makeSessionID = makeSessionID
+    currentStop = CurrentStopTracker(policy: configuration.stopPolicy)
     coordinator = RecordingCoordinator(
       gpsdAddress: configuration.gpsd.description, shiftClockTolerance: configuration.maximumSampleInterval,
       unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop)
@@ -259,6 +262,7 @@ public final class RecordingComponent: DaemonComponent {
         context.noteReceiverTime(fix.timestamp, at: now ?? context.clock.now())
         for observer in observers { observer.observe(fix: fix) }
       case let .observeAccepted(sample):
+        currentStop.kept(sample)
         for observer in observers { observer.observe(accepted: sample) }
       case let .redateShiftStart(shift, start, wallClockError):
         redateShiftStart(shift, to: start, wallClockError: wallClockError)
@@ -276,25 +280,5 @@ public final class RecordingComponent: DaemonComponent {
     } catch {
       context.logger.warning("shift \(shift) could not be re-dated: \(error)", fields: LogFields(shift: shift))
     }
-  }
-
-  // MARK: - Status
-
-  public func contribute(to status: inout StatusResult) {
-    status.gpsd = coordinator.gpsd.section(address: configuration.gpsd.description)
-    status.capture = capture.map { coordinator.tally.section(session: $0.session) } ?? SessionTally.idle
-    if let liveMileage {
-      do {
-        if let live = try liveMileage.status() {
-          let standing = context.map { coordinator.standing(capture?.recorder?.policy.status, now: $0.clock.now()) }
-          status.shift = figure.summary(of: live.shift, distance: live.distance, live: standing)
-        }
-      } catch {
-        coordinator.storeReadFailed("the open shift could not be read: \(error)")
-      }
-    }
-    status.store.ok = coordinator.storeHealth.error == nil
-    status.store.lastError = coordinator.storeHealth.error
-    contributeMaintenance(to: &status.store)
   }
 }
