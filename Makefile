@@ -42,7 +42,8 @@ lint:
 # For development (a box gets the package, `make deb`): static binaries (no Swift runtime
 # needed on the box), the unit, sysusers and tmpfiles entries, the manual pages, the bash
 # completion and the documented configuration (never overwriting an edited one).
-# dashpilot-route-reader goes beside dashpilotd, where the daemon looks for it first.
+# dashpilot-route-reader goes beside dashpilotd, where the daemon looks for it first: a
+# link to dashpilotctl, which is the reader when called by that name (as in the package).
 # DESTDIR stages into another root; PREFIX moves binaries, systemd entries and pages.
 BINDIR ?= $(PREFIX)/bin
 SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
@@ -55,10 +56,9 @@ CONFDIR ?= /etc/dashpilot
 install: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product dashpilotd
 	$(SWIFT) build -c release --static-swift-stdlib --product dashpilotctl
-	$(SWIFT) build -c release --static-swift-stdlib --product dashpilot-route-reader
 	install -D -m 0755 -s "$$($(SWIFT) build -c release --show-bin-path)/dashpilotd" "$(DESTDIR)$(BINDIR)/dashpilotd"
 	install -D -m 0755 -s "$$($(SWIFT) build -c release --show-bin-path)/dashpilotctl" "$(DESTDIR)$(BINDIR)/dashpilotctl"
-	install -D -m 0755 -s "$$($(SWIFT) build -c release --show-bin-path)/dashpilot-route-reader" "$(DESTDIR)$(BINDIR)/dashpilot-route-reader"
+	ln -sf dashpilotctl "$(DESTDIR)$(BINDIR)/dashpilot-route-reader"
 	install -d "$(DESTDIR)$(SYSTEMDDIR)"
 	sed 's|^ExecStart=/usr/local/bin/dashpilotd|ExecStart=$(BINDIR)/dashpilotd|' systemd/dashpilotd.service > "$(DESTDIR)$(SYSTEMDDIR)/dashpilotd.service"
 	chmod 0644 "$(DESTDIR)$(SYSTEMDDIR)/dashpilotd.service"

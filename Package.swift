@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // DashPilot for Linux: a GPS capture daemon for in-vehicle boxes. No outside Swift
-// packages: everything is Foundation, Dispatch, Glibc and Debian's C libraries.
+// packages: everything is FoundationEssentials, Dispatch, Glibc and Debian's C libraries
+// (the tests use Foundation too).
 import PackageDescription
 
 let package = Package(
@@ -17,9 +18,13 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     // libcurl's headers (libcurl4-openssl-dev); the library itself is loaded on the first
     // HTTP request (Sources/CCurl/CurlLoader.c), not linked.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // Linux calls Glibc's module cannot reach (ioprio_set: the store's background check
+    // reads at idle I/O priority).
+    .target(name: "CLinux"),
     .systemLibrary(
       name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
@@ -30,14 +35,14 @@ let package = Package(
     .target(name: "ShiftReport", dependencies: ["DashPilotCore"]),
 
     // Adapters at the edge; each target lists exactly the modules it imports.
-    // Threads, a condition, the command-line cursor and text helpers over Glibc, so that the
-    // daemon's modules import only FoundationEssentials and the daemon never links
-    // Foundation, CoreFoundation or ICU.
-    .target(name: "PlatformSupport"),
-    // Route files (GPX, GeoJSON), read and written with Foundation and FoundationXML: by
-    // the client, and by dashpilot-route-reader, never by the daemon, so the daemon never
-    // links an XML parser.
-    .target(name: "RouteFiles", dependencies: ["DashPilotCore"]),
+    // Threads, a condition, the command-line cursor and text helpers over Glibc, so that
+    // every module imports only FoundationEssentials and no executable links Foundation,
+    // CoreFoundation or ICU.
+    .target(name: "PlatformSupport", dependencies: ["CLinux"]),
+    // Route files (GPX, GeoJSON): GPX read with libxml2 directly, GeoJSON with
+    // FoundationEssentials' decoder; by the client, and by dashpilot-route-reader, never by
+    // the daemon, so the daemon never links an XML parser.
+    .target(name: "RouteFiles", dependencies: ["CLibXML2", "DashPilotCore", "PlatformSupport"]),
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
     .target(name: "Capture", dependencies: ["DashPilotCore", "GPSD", "Guidance", "Store"]),
@@ -59,11 +64,13 @@ let package = Package(
 
     // Thin mains.
     .executableTarget(name: "dashpilotd", dependencies: ["Daemon"]),
-    .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI"]),
+    // Also the route reader, when called by that name (the package's link to it).
+    .executableTarget(name: "dashpilotctl", dependencies: ["DashPilotCLI", "RouteFiles"]),
     // The route a fleet command sends inline (`route.load` with `args.gpx`), read by the
     // CLI's reader in a process of its own: dashpilotd runs it as a child, so the daemon
-    // judges the text with the CLI's words without mapping Foundation, ICU or libxml2.
-    .executableTarget(name: "dashpilot-route-reader", dependencies: ["DashPilotCore", "RouteFiles"]),
+    // judges the text with the CLI's words without mapping libxml2. (The package installs
+    // dashpilotctl under this name, which runs the same RouteReaderProgram.)
+    .executableTarget(name: "dashpilot-route-reader", dependencies: ["RouteFiles"]),
     // The store's crash test runs this as a child process and kills it mid-write.
     .executableTarget(name: "dashpilot-store-child", dependencies: ["DashPilotCore", "Store", "TestSupport"]),
     // The reliability power-cut test runs this as a child: a gpsd log captured in real
@@ -74,10 +81,15 @@ let package = Package(
     // libFuzzer on the control request parser (`make fuzz`); without -sanitize=fuzzer it
     // checks files, so a plain build builds it too.
     .executableTarget(name: "dashpilot-fuzz-request", dependencies: ["ControlProtocol"]),
+    // Histories of months or years of shifts, written through the store's own code, for the
+    // benchmarks and tests of a box that has recorded for a long time (scripts/history).
+    .target(name: "HistoryGenerator", dependencies: ["Capture", "DashPilotCore", "Store"]),
+    .executableTarget(name: "dashpilot-history", dependencies: ["HistoryGenerator"]),
     .executableTarget(
       name: "dashpilot-bench",
       dependencies: [
-        "Capture", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport", "Routing", "Store", "TestSupport", "Uplink",
+        "Capture", "DashPilotCore", "GPSD", "Guidance", "HistoryGenerator", "PlatformSupport", "Routing", "Store",
+        "TestSupport", "Uplink",
       ]),
 
     // Tests.
@@ -88,7 +100,9 @@ let package = Package(
     .testTarget(name: "ShiftReportTests", dependencies: ["DashPilotCore", "ShiftReport", "TestSupport"]),
     .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport", "TestSupport"]),
     .testTarget(name: "StoreTests", dependencies: ["CSQLite", "DashPilotCore", "Store", "TestSupport"]),
-    .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "TestSupport"]),
+    .testTarget(
+      name: "HistoryGeneratorTests", dependencies: ["DashPilotCore", "HistoryGenerator", "Store", "TestSupport"]),
+    .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "PlatformSupport", "TestSupport"]),
     .testTarget(
       name: "CaptureTests", dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "Store", "TestSupport"]),
     .testTarget(name: "RoutingTests", dependencies: ["DashPilotCore", "Guidance", "Routing", "TestSupport"]),
@@ -96,7 +110,9 @@ let package = Package(
     .testTarget(
       name: "DashPilotCLITests",
       dependencies: ["Capture", "DashPilotCLI", "DashPilotCore", "Guidance", "PlatformSupport", "TestSupport"]),
-    .testTarget(name: "UplinkTests", dependencies: ["DashPilotCore", "Store", "TestSupport", "Uplink"]),
+    .testTarget(
+      name: "UplinkTests",
+      dependencies: ["ControlProtocol", "DashPilotCore", "PlatformSupport", "Store", "TestSupport", "Uplink"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [

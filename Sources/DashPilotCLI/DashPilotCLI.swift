@@ -1,7 +1,11 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import PlatformSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The `dashpilotctl` command line: finds the command named by the first words, lets it
 /// read its arguments, runs it. `main` is the process entry; `run` is the same thing with
@@ -12,7 +16,7 @@ public enum DashPilotCLI {
       StatusCommand.self, ShiftStartCommand.self, ShiftEndCommand.self, ShiftsCommand.self, ShiftShowCommand.self,
       ExportCommand.self, ReportCommand.self, ImportCommand.self, RouteLoadCommand.self, RouteClearCommand.self,
       NavigateCommand.self,
-      EventsCommand.self, ReplayCommand.self,
+      EventsCommand.self, BackupCommand.self, ReplayCommand.self,
     ]
   }
 
@@ -91,7 +95,7 @@ public enum DashPilotCLI {
   }
 
   static var overview: String {
-    let rows = commands.map { "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.summary)" }
+    let rows = commands.map { "  \($0.name.padded(toLength: 13)) \($0.summary)" }
     return """
       USAGE: dashpilotctl COMMAND [--json] [--socket PATH]
 

@@ -1,13 +1,12 @@
-import FoundationEssentials
-
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// A lock with a condition variable (what NSCondition is, without linking Foundation):
-/// `wait(until:)` takes a wall-clock deadline as NSCondition's does, and waits on
-/// CLOCK_MONOTONIC so a step of the system clock neither cuts a wait short nor makes it
-/// last for years.
+/// A lock with a condition variable (what NSCondition is, without linking Foundation) that
+/// waits on CLOCK_MONOTONIC: `wait(until:)` takes a deadline on that clock (from
+/// `Condition.deadline(after:)`), so a step of the wall clock (NTP setting a box without a
+/// battery-backed clock, some time after boot) neither cuts a wait short nor makes it last
+/// for years.
 public final class Condition: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let condition: UnsafeMutablePointer<pthread_cond_t>
@@ -47,21 +46,20 @@ public final class Condition: @unchecked Sendable {
   /// Waits (the lock held) until signalled.
   public func wait() { pthread_cond_wait(condition, mutex) }
 
-  /// Waits (the lock held) until signalled or `deadline` has passed; false on timeout.
+  /// The deadline `seconds` from now on the clock `wait(until:)` waits on.
+  public static func deadline(after seconds: Double) -> Double { MonotonicClock.now() + seconds }
+
+  /// Waits (the lock held) until signalled or `deadline` (seconds on CLOCK_MONOTONIC, as
+  /// `deadline(after:)` gives) has passed; false on timeout.
   @discardableResult
-  public func wait(until deadline: Date) -> Bool {
-    let seconds = deadline.timeIntervalSinceNow
-    guard seconds > 0 else { return false }
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let capped = min(seconds, 1e8)
-    var nanoseconds = Int(now.tv_nsec) + Int((capped - capped.rounded(.down)) * 1e9)
-    var target = timespec(tv_sec: now.tv_sec + Int(capped.rounded(.down)), tv_nsec: 0)
-    if nanoseconds >= 1_000_000_000 {
-      target.tv_sec += 1
-      nanoseconds -= 1_000_000_000
-    }
-    target.tv_nsec = nanoseconds
+  public func wait(until deadline: Double) -> Bool {
+    let now = MonotonicClock.now()
+    guard deadline > now else { return false }
+    // Past any wait a caller could mean (three years), so the seconds fit a time_t anywhere.
+    let capped = min(deadline, now + 1e8)
+    // Rounded up to the nanosecond, so the wait never ends before the deadline.
+    let nanoseconds = Int64((capped * 1e9).rounded(.up))
+    var target = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
     return pthread_cond_timedwait(condition, mutex, &target) != ETIMEDOUT
   }
 

@@ -1,10 +1,12 @@
-// RouteFiles uses Foundation and FoundationXML. It is linked only by dashpilotctl,
-// dashpilot-route-reader and the tests, never by the daemon: the daemon receives routes and
-// tracks already read, and runs dashpilot-route-reader as a child for a route a fleet
-// command carries inline (`route.load` with `args.gpx`), so it never loads an XML parser
-// and still refuses a text with the CLI's words (see Package.swift).
+// RouteFiles reads GPX with libxml2 (XMLEventReader) and GeoJSON with FoundationEssentials'
+// JSON decoder. It is linked only by dashpilotctl, dashpilot-route-reader and the tests,
+// never by the daemon: the daemon receives routes and tracks already read, and runs
+// dashpilot-route-reader as a child for a route a fleet command carries inline
+// (`route.load` with `args.gpx`), so it never loads an XML parser and still refuses a text
+// with the CLI's words (see Package.swift).
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -95,6 +97,6 @@ public enum RouteFile {
     let descriptor = open(path, O_RDONLY)
     if descriptor < 0 { return String(cString: strerror(errno)) }
     close(descriptor)
-    return (error as NSError).localizedDescription
+    return SystemErrorText.reason(error)
   }
 }

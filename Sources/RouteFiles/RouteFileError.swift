@@ -9,6 +9,9 @@ public struct RouteFileError: Error, Sendable, Hashable, CustomStringConvertible
     /// The parser's reason and line.
     case notXML(String)
     case notGPX(rootElement: String)
+    /// A DTD that declares an entity (`<!ENTITY name …>`): refused before it is used, so
+    /// that no text can expand without bound or read another file.
+    case declaresEntity(String)
     case notJSON(String)
     case noRouteOrTrack
     case tooFewPoints(Int)
@@ -39,6 +42,8 @@ public struct RouteFileError: Error, Sendable, Hashable, CustomStringConvertible
     case .unknownFormat: "is neither GPX nor GeoJSON"
     case .notXML(let reason): "is not XML (\(reason))"
     case .notGPX(let root): "is XML but not GPX (its root element is <\(root)>, not <gpx>)"
+    case .declaresEntity(let name):
+      "declares the entity \"\(name)\" (<!ENTITY>); a route file is read without entities, which could expand without bound or read other files"
     case .notJSON(let reason): "is not JSON (\(reason))"
     case .noRouteOrTrack: "holds no route or track"
     case .tooFewPoints(let count):

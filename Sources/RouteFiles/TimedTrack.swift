@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// One recorded position of a track: what GPX keeps of a fix.
 public struct TrackPoint: Sendable, Hashable {
@@ -34,10 +34,13 @@ public struct TimedTrack: Sendable, Hashable {
   public var name: String?
   /// Each segment holds at least one point; empty segments are dropped on reading.
   public var segments: [[TrackPoint]]
+  /// The named points beside it (an exported shift's stops); import does not use them.
+  public var waypoints: [Waypoint]
 
-  public init(name: String? = nil, segments: [[TrackPoint]]) {
+  public init(name: String? = nil, segments: [[TrackPoint]], waypoints: [Waypoint] = []) {
     self.name = name
     self.segments = segments
+    self.waypoints = waypoints
   }
 
   public var pointCount: Int { segments.reduce(0) { $0 + $1.count } }

@@ -1,24 +1,9 @@
-/// The few pieces of SVG text the report is written with: escaped text, short numbers,
-/// path data. Presentation attributes rather than a style sheet, so any viewer (and a
+import DashPilotCore
+
+/// The few pieces of SVG text the report is written with: short numbers, path data,
+/// elements with their text escaped (`XMLText`). Presentation attributes rather than a style sheet, so any viewer (and a
 /// test reading the file) sees each element's look on the element itself.
 enum SVGText {
-  /// `text` safe inside an element or a quoted attribute.
-  static func escaped(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for character in text {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&apos;"
-      default: result.append(character)
-      }
-    }
-    return result
-  }
-
   /// A drawing coordinate to a tenth of a unit, without a trailing ".0": a tenth of a CSS
   /// pixel is below what any screen shows, and keeps a long shift's file small.
   static func number(_ value: Double) -> String {
@@ -48,11 +33,11 @@ enum SVGText {
 
   /// An element holding `text`, escaped.
   static func textElement(_ attributes: [(String, String)], _ text: String) -> String {
-    "<text\(attributeText(attributes))>\(escaped(text))</text>"
+    "<text\(attributeText(attributes))>\(XMLText.escaped(text))</text>"
   }
 
   static func attributeText(_ attributes: [(String, String)]) -> String {
-    attributes.map { " \($0.0)=\"\(escaped($0.1))\"" }.joined()
+    attributes.map { " \($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined()
   }
 
   /// Lines of at most `width` characters, broken between words: the report's sentences

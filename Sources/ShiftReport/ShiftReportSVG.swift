@@ -18,8 +18,8 @@ public enum ShiftReportSVG {
     var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\""
     svg += " viewBox=\"0 0 \(width) \(height)\" role=\"img\" font-family=\"\(fonts)\">\n"
-    svg += "<title>\(SVGText.escaped(content.title))</title>\n"
-    svg += "<desc>\(SVGText.escaped(([content.summary] + content.lines).joined(separator: " ")))</desc>\n"
+    svg += "<title>\(XMLText.escaped(content.title))</title>\n"
+    svg += "<desc>\(XMLText.escaped(([content.summary] + content.lines).joined(separator: " ")))</desc>\n"
     svg +=
       SVGText.element(
         "rect", [("class", "background"), ("width", width), ("height", height), ("fill", "#ffffff")]) + "\n"

@@ -25,6 +25,8 @@ public final class SampleStore {
   public var commitObserver: (any StoreCommitObserver)?
   /// Says when sample rows already read may have gone (`rowTally`).
   let sampleRowWatch: RowWatch
+  /// How the timed commits of samples kept their time (`SampleBatch.flushIfDue`).
+  public internal(set) var commitTally = CommitTally()
 
   /// How much a committed write is worth keeping through a power cut.
   public enum Durability: Sendable {
@@ -46,6 +48,25 @@ public final class SampleStore {
   init(path: String, now: Date, vfs: String?, durability: Durability = .powerCutSafe) throws(StoreError) {
     (database, openReport) = try DatabaseOpener.open(path: path, now: now, vfs: vfs)
     if durability == .disposable { try database.execute("PRAGMA synchronous = OFF") }
+    sampleRowWatch = database.watchRows(ofTable: "samples")
+  }
+
+  /// A read-only connection to the store's file at `path`, for a thread that reads history
+  /// beside the daemon's one writer: in WAL neither waits for the other, and each read
+  /// transaction sees one committed snapshot. It never migrates or checks: the writer did
+  /// that when it opened the file, so a file at another schema version is refused.
+  public init(readingFrom path: String) throws(StoreError) {
+    database = try Database(path: path, readOnly: true, vfs: nil)
+    let version = try Schema.userVersion(database)
+    guard version <= Schema.latestVersion else {
+      throw .newerSchema(path: path, found: version, supported: Schema.latestVersion)
+    }
+    guard version == Schema.latestVersion else {
+      throw .notMigrated(path: path, found: version, expected: Schema.latestVersion)
+    }
+    // A reader's page cache is its own: a long listing must not hold a writer's memory.
+    try database.execute("PRAGMA cache_size = -1024")
+    openReport = StoreOpenReport(path: path, foundSchemaVersion: version, schemaVersion: version, movedAside: nil)
     sampleRowWatch = database.watchRows(ofTable: "samples")
   }
 
@@ -95,6 +116,17 @@ public final class SampleStore {
   /// Copies the write-ahead log into the file and empties it (a backup, a size measured).
   public func checkpoint() throws(StoreError) {
     _ = try database.textColumn("PRAGMA wal_checkpoint(TRUNCATE)")
+  }
+
+  /// The whole file's health as `PRAGMA quick_check` reports it (["ok"] when healthy): every
+  /// page is read, so it takes time in proportion to the file (a reader's work, never the
+  /// writer's at start-up). A file too damaged to be walked is reported as its error.
+  public func quickCheck() throws(StoreError) -> [String] {
+    do {
+      return try database.textColumn("PRAGMA quick_check")
+    } catch .corrupt(let failure) {
+      return [failure.description]
+    }
   }
 
   /// The whole file's health, as `PRAGMA integrity_check` reports it ("ok" when healthy).

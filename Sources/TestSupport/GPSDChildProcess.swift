@@ -34,8 +34,14 @@ public final class GPSDChildProcess: @unchecked Sendable {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    // A test runs on a thread of Swift's pool, whose signals are all blocked, and a spawned
+    // child inherits that mask: gpsfake then ignores the SIGTERM that stops it. Start it with
+    // none blocked.
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
     posix_spawnattr_setpgroup(&attributes, 0)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var child: pid_t = 0

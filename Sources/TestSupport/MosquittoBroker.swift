@@ -8,7 +8,7 @@ import Foundation
 /// file, persistence on, in its own directory. Stop and start it again to simulate an
 /// outage; it is killed when released.
 public final class MosquittoBroker: @unchecked Sendable {
-  // @unchecked: a test drives it from one task at a time; the lock guards the process.
+  // @unchecked: a test drives it from one task at a time; `HeldProcess` guards the process.
   public struct TLSFiles: Sendable {
     public var caFile: String
     public var certFile: String
@@ -25,8 +25,7 @@ public final class MosquittoBroker: @unchecked Sendable {
   public let port: Int
   public let configFile: URL
   public let logFile: URL
-  private let lock = NSLock()
-  private var process: Process?
+  private let held = HeldProcess()
 
   public static let executable =
     ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"]
@@ -71,8 +70,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     process.arguments = ["-c", configFile.path]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try ProcessLaunch.run(process)
-    lock.withLock { self.process = process }
+    try held.start(process)
     let deadline = Date() + 10
     while Date() < deadline {
       if FreePort.canConnect(port: port) { return }
@@ -83,33 +81,18 @@ public final class MosquittoBroker: @unchecked Sendable {
   }
 
   /// Stops it the way a service manager would (SIGTERM: it saves its persistence file).
-  public func stop() {
-    guard
-      let process = lock.withLock({ () -> Process? in
-        defer { self.process = nil }
-        return self.process
-      })
-    else { return }
-    ProcessLaunch.terminate(process)
-  }
+  public func stop() { held.stop() }
 
   /// Freezes the broker (SIGSTOP): connections stay open but nothing is answered.
   public func pause() {
-    if let process = lock.withLock({ self.process }) { kill(process.processIdentifier, SIGSTOP) }
+    if let process = held.current { kill(process.processIdentifier, SIGSTOP) }
   }
 
   public func resume() {
-    if let process = lock.withLock({ self.process }) { kill(process.processIdentifier, SIGCONT) }
+    if let process = held.current { kill(process.processIdentifier, SIGCONT) }
   }
 
   public var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
-
-  deinit {
-    if let process, process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-  }
 
   @discardableResult
   static func run(_ executable: String, _ arguments: [String]) throws -> String {

@@ -8,10 +8,9 @@ import Foundation
 /// a fixed client id), so what the broker queued for it while it was away is delivered when
 /// it returns. Every line it prints is "TOPIC PAYLOAD"; they are kept in a file.
 public final class MosquittoSubscriber: @unchecked Sendable {
-  // @unchecked: the process handle is only touched under the lock.
+  // @unchecked: `HeldProcess` guards the process handle.
   public let outputFile: URL
-  private let lock = NSLock()
-  private var process: Process?
+  private let held = HeldProcess()
   private let connectionArguments: [String]
 
   public init(
@@ -30,8 +29,7 @@ public final class MosquittoSubscriber: @unchecked Sendable {
     process.arguments = connection + ["-t", topic, "-q", "1", "-c", "-i", clientID, "-v"]
     process.standardOutput = try FileHandle(forWritingTo: outputFile)
     process.standardError = FileHandle.nullDevice
-    try ProcessLaunch.run(process)
-    lock.withLock { self.process = process }
+    try held.start(process)
   }
 
   /// Every message received so far, as (topic, payload), in arrival order.
@@ -60,20 +58,5 @@ public final class MosquittoSubscriber: @unchecked Sendable {
     throw TestProcessError("mosquitto_sub never received a probe on \(probeTopic)")
   }
 
-  public func stop() {
-    guard
-      let process = lock.withLock({ () -> Process? in
-        defer { self.process = nil }
-        return self.process
-      })
-    else { return }
-    ProcessLaunch.terminate(process)
-  }
-
-  deinit {
-    if let process, process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-  }
+  public func stop() { held.stop() }
 }

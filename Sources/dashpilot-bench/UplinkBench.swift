@@ -67,7 +67,7 @@ private func measureUplinkDrain(samples: Int, batchSize: Int) throws -> UplinkDr
   }
   let messages = stride(from: 0, to: positions.count, by: batchSize).map { start in
     UplinkMessage.samples(
-      SampleBatch(shiftID: 42, samples: Array(positions[start..<min(start + batchSize, positions.count)])))
+      CommittedSamples(shiftID: 42, samples: Array(positions[start..<min(start + batchSize, positions.count)])))
   }
 
   // Enqueue: one transaction per batch, as the store commits them.

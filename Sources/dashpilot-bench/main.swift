@@ -8,6 +8,7 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("store", runStoreBenchmarks),
   ("capture", runCaptureBenchmarks),
   ("truth", runTruthBenchmarks),
+  ("stops", runStopsBenchmarks),
   ("routing", runRoutingBenchmarks),
   ("uplink", runUplinkBenchmarks),
   ("reliability", runReliabilityBenchmarks),
@@ -15,6 +16,8 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("e2e", runEndToEndCPUBenchmarks),
   ("wear", runStoreWearBenchmarks),
   ("report", runReportBenchmarks),
+  ("year", runYearBenchmarks),
+  ("retention", runRetentionBenchmarks),
 ]
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == CaptureInstructionsBench.childFlag {
   exit(CaptureInstructionsChild.run(log: CommandLine.arguments[2], database: CommandLine.arguments[3]))

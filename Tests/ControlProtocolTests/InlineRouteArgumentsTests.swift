@@ -17,7 +17,7 @@ struct InlineRouteArgumentsTests {
   }
 
   static func arguments(_ line: String) throws -> RouteLoadArguments {
-    guard case .routeLoad(let arguments) = try parse(line).get().arguments else {
+    guard case .routeLoad(let arguments) = try parse(line).get().command else {
       throw ParseFailure(line: line)
     }
     return arguments
@@ -69,8 +69,8 @@ struct InlineRouteArgumentsTests {
   @Test("an inline route's request encodes and parses back to itself")
   func roundTrip() throws {
     let request = ControlRequest(
-      id: .text("office-route-4"), command: .routeLoad,
-      arguments: .routeLoad(
+      id: .text("office-route-4"),
+      command: .routeLoad(
         RouteLoadArguments(
           name: "n", mode: .walking, coordinates: [], inline: InlineRoute(format: .gpx, text: Self.gpx))
       ))

@@ -17,7 +17,7 @@ struct RequestParserTests {
   @Test("a status request parses with its id")
   func status() throws {
     let request = try RequestParser.parse(Array(#"{"v":1,"id":7,"cmd":"status"}"#.utf8)).get()
-    #expect(request == ControlRequest(id: 7, command: .status, arguments: .none))
+    #expect(request == ControlRequest(id: 7, command: .status))
   }
 
   @Test(
@@ -87,12 +87,18 @@ struct RequestParserTests {
     arguments: [
       ControlRequest(id: 1, command: .status),
       ControlRequest(id: 2, command: .shiftStart),
-      ControlRequest(id: 3, command: .shifts, arguments: .shifts(limit: 5)),
-      ControlRequest(id: 4, command: .shiftShow, arguments: .shiftShow(id: 12)),
-      ControlRequest(id: 5, command: .export, arguments: .export(id: 9_000_000_000)),
+      ControlRequest(id: 3, command: .shifts(ShiftsArguments(limit: 5))),
       ControlRequest(
-        id: 6, command: .import,
-        arguments: .import(
+        id: 4,
+        command: .shifts(
+          ShiftsArguments(
+            limit: 20, before: 31, since: Date(timeIntervalSince1970: 1_790_000_000),
+            until: Date(timeIntervalSince1970: 1_790_086_400)))),
+      ControlRequest(id: 4, command: .shiftShow(id: 12)),
+      ControlRequest(id: 5, command: .export(id: 9_000_000_000)),
+      ControlRequest(
+        id: 6,
+        command: .import(
           ImportArguments(
             name: "Tuesday",
             points: [
@@ -101,19 +107,18 @@ struct RequestParserTests {
             ],
             more: true))),
       ControlRequest(
-        id: 7, command: .routeLoad,
-        arguments: .routeLoad(
+        id: 7,
+        command: .routeLoad(
           RouteLoadArguments(
             name: nil, mode: .walking,
             coordinates: [WireCoordinate(lat: -33.9, lon: 151.2), WireCoordinate(lat: -33.8, lon: 151.3)]))),
       ControlRequest(
-        id: 8, command: .navigate,
-        arguments: .navigate(NavigateArguments(destination: WireCoordinate(lat: 37.5, lon: 127), mode: .driving))),
+        id: 8, command: .navigate(NavigateArguments(destination: WireCoordinate(lat: 37.5, lon: 127), mode: .driving))),
       ControlRequest(id: 9, command: .events),
-      ControlRequest(id: 10, command: .report, arguments: .report(ReportArguments(id: 12))),
+      ControlRequest(id: 10, command: .report(ReportArguments(id: 12))),
       ControlRequest(
-        id: 11, command: .report,
-        arguments: .report(
+        id: 11,
+        command: .report(
           ReportArguments(
             id: 12, mode: .walking,
             route: [WireCoordinate(lat: 51.5, lon: -0.12), WireCoordinate(lat: 51.6, lon: -0.1)],
@@ -141,8 +146,8 @@ struct RequestParserTests {
 
   @Test("only the commands that change state are marked so")
   func stateChangingCommands() {
-    let changing = ControlCommand.allCases.filter(\.changesState).map(\.rawValue).sorted()
-    #expect(changing == ["import", "navigate", "route.clear", "route.load", "shift.end", "shift.start"])
+    let changing = ControlCommand.Kind.allCases.filter(\.changesState).map(\.rawValue).sorted()
+    #expect(changing == ["backup", "import", "navigate", "route.clear", "route.load", "shift.end", "shift.start"])
   }
 
   @Test("pseudo-random bytes always give an answer, never a trap")

@@ -88,12 +88,14 @@ struct BashCompletionTests {
         == (["--mode", "--output", "--route"] + Self.globalOptions).sorted())
     #expect(try Self.complete(["dashpilotctl", "report", "3", "-o", "x.svg", "--m"], data: data) == ["--mode"])
     #expect(
-      try Self.complete(["dashpilotctl", "shifts", "--"], data: data) == (["--limit"] + Self.globalOptions).sorted())
+      try Self.complete(["dashpilotctl", "shifts", "--"], data: data)
+        == (["--before", "--limit", "--since", "--until"] + Self.globalOptions).sorted())
     #expect(
       try Self.complete(["dashpilotctl", "navigate", "51.5,-0.1", "--mode", ""], data: data) == ["driving", "walking"])
     #expect(
       try Self.complete(["dashpilotctl", "replay", "drive.json", "--"], data: data)
-        == (["--end-after-stop", "--mode", "--route", "--shifts", "--units", "--window"] + Self.globalOptions).sorted())
+        == (["--end-after-stop", "--minimum-stop", "--mode", "--route", "--shifts", "--stops", "--units", "--window"]
+        + Self.globalOptions).sorted())
     #expect(try Self.complete(["dashpilotctl", "replay", "drive.json", "--units", "k"], data: data) == ["kilometres"])
     #expect(try Self.complete(["dashpilotctl", "replay", "drive.json", "--shifts", ""], data: data) == ["movement"])
     #expect(try Self.complete(["dashpilotctl", "status", "--"], data: data) == Self.globalOptions)

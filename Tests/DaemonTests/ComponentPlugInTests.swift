@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlatformSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -26,7 +27,7 @@ final class RecordingNotifier: ServiceNotifier {
 /// afterwards; the test thread then reads nothing but its Mutex.
 final class ExampleShiftComponent: DaemonComponent, @unchecked Sendable {
   let name = "example-shifts"
-  let commands: Set<ControlCommand> = [.shiftStart, .shiftEnd]
+  let commands: Set<ControlCommand.Kind> = [.shiftStart, .shiftEnd]
   var context: DaemonContext?
   var worker: BlockingWorker?
   var openShift: ShiftSummary?
@@ -95,11 +96,14 @@ final class InProcessDaemon: @unchecked Sendable {
     socketPath = directory.appendingPathComponent("c.sock").path
     let socketPath = socketPath
     let notifier = notifier
+    // As dashpilotd ignores it (SignalPipe), whose handlers this daemon leaves alone: a
+    // write to a child that has died (a killed route reader) must not end the test process.
+    signal(SIGPIPE, SIG_IGN)
     let thread = Thread { [self] in
       do {
         var configuration = DaemonConfiguration()
         configuration.socketPath = socketPath
-        let loop = try EventLoop()
+        let loop = try EventLoop(clock: LoopClock())
         let listener = try ListeningSocket.create(path: socketPath, group: nil)
         let context = DaemonContext(
           configuration: configuration, configurationFile: nil, logger: StandardErrorLogger(minimumPriority: .error),

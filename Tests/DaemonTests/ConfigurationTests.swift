@@ -41,6 +41,8 @@ struct ConfigurationTests {
       [Store]
       Database=/srv/dp.sqlite
       CommitInterval=5
+      KeepDays=90
+      FreeSpaceFloor=512M
       [Control]
       Socket=/run/dp.sock
       SocketGroup=users
@@ -68,6 +70,8 @@ struct ConfigurationTests {
     #expect(configuration.units == .kilometres)
     #expect(configuration.databasePath == "/srv/dp.sqlite")
     #expect(configuration.commitInterval == 5)
+    #expect(configuration.keepDays == 90)
+    #expect(configuration.freeSpaceFloor == .bytes(512 << 20))
     #expect(configuration.batchPolicy == SampleBatchPolicy(maximumPendingAge: 5, maximumPendingCount: 160))
     #expect(configuration.socketPath == "/run/dp.sock")
     #expect(configuration.socketGroup == "users")
@@ -93,6 +97,20 @@ struct ConfigurationTests {
     #expect(defaults.shiftPolicy == ShiftPolicy.Configuration(endAfterStop: 2700, startDistance: 200))
   }
 
+  @Test("[Stops] MinimumStop takes a duration from 10s to 24h; 2 min without it, as replay's")
+  func minimumStop() throws {
+    for (text, seconds) in [("2min", 120.0), ("90s", 90), ("45", 45), ("0.5h", 1800), ("10s", 10)] {
+      let configuration = try load("[Stops]\nMinimumStop=\(text)\n").get()
+      #expect(configuration.minimumStop == seconds)
+      #expect(configuration.stopPolicy.minimumStop == seconds)
+    }
+    let defaults = try load("").get()
+    #expect(defaults.minimumStop == 120)
+    #expect(defaults.stopPolicy.minimumStop == StopPolicy().minimumStop)
+    #expect(defaults.stopPolicy.standingSpeed == StopPolicy().standingSpeed)
+    #expect(defaults.stopPolicy.calculator.maximumSampleInterval == 120)
+  }
+
   @Test(
     "a wrong entry names the file, the line and the key",
     arguments: [
@@ -109,7 +127,7 @@ struct ConfigurationTests {
       ),
       (
         "[Gpsd]\nAddress=localhost:1\n",
-        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Shift, Store, Uplink"
+        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Shift, Stops, Store, Uplink"
       ),
       ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
       (
@@ -117,6 +135,14 @@ struct ConfigurationTests {
         "test.conf:2: CommitInterval: \"0\" is not a number of seconds from 0.1 to 60"
       ),
       ("[Store]\nDatabase=relative.sqlite\n", "test.conf:2: Database: \"relative.sqlite\" is not an absolute path"),
+      (
+        "[Store]\nKeepDays=0\n",
+        "test.conf:2: KeepDays: \"0\" is not a whole number of days from 1 to 36500, or forever"
+      ),
+      (
+        "[Store]\nFreeSpaceFloor=10 %\n",
+        "test.conf:2: FreeSpaceFloor: \"10 %\" is not a percentage of the file system (0% to 90%) or a size (512M, 2G; K, M, G are powers of 1024)"
+      ),
       ("[Guidance]\nMode=driving\nMode=walking\n", "test.conf:3: Mode: set twice (first on line 2)"),
       ("[Routing]\nURL=ftp://x\n", "test.conf:2: URL: \"ftp://x\" is not an http:// or https:// URL"),
       ("[Control]\nMaximumClients=0\n", "test.conf:2: MaximumClients: \"0\" is not a whole number from 1 to 1000"),
@@ -132,6 +158,14 @@ struct ConfigurationTests {
       (
         "[Shift]\nEndAfterStop=30s\n",
         "test.conf:2: EndAfterStop: \"30s\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
+      ),
+      (
+        "[Stops]\nMinimumStop=5s\n",
+        "test.conf:2: MinimumStop: \"5s\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
+      ),
+      (
+        "[Stops]\nMinimumStop=2m\n",
+        "test.conf:2: MinimumStop: \"2m\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
       ),
       (
         "[Shift]\nStartDistance=20\n",

@@ -50,6 +50,14 @@ struct CLIArgumentTests {
         ["status", "now"], "dashpilotctl: unexpected argument \"now\"\nRun 'dashpilotctl help status' for its usage.\n"
       ),
       (
+        ["report", "#0"],
+        "dashpilotctl: \"#0\" is not a shift number\nRun 'dashpilotctl help report' for its usage.\n"
+      ),
+      (
+        ["export", "x3", "--format", "gpx"],
+        "dashpilotctl: \"x3\" is not a shift number\nRun 'dashpilotctl help export' for its usage.\n"
+      ),
+      (
         ["export", "3"],
         "dashpilotctl: --format gpx|geojson is required\nRun 'dashpilotctl help export' for its usage.\n"
       ),
@@ -67,7 +75,20 @@ struct CLIArgumentTests {
       ),
       (
         ["shifts", "--limit", "0"],
-        "dashpilotctl: --limit needs a positive whole number\nRun 'dashpilotctl help shifts' for its usage.\n"
+        "dashpilotctl: --limit needs a whole number from 1 to 1000\nRun 'dashpilotctl help shifts' for its usage.\n"
+      ),
+      (
+        ["shifts", "--before", "x7"],
+        "dashpilotctl: \"x7\" is not a shift number\nRun 'dashpilotctl help shifts' for its usage.\n"
+      ),
+      (
+        ["shifts", "--since", "yesterday"],
+        "dashpilotctl: --since needs a day such as 2026-11-01 or a UTC time such as 2026-11-01T08:00:00Z\n"
+          + "Run 'dashpilotctl help shifts' for its usage.\n"
+      ),
+      (
+        ["shifts", "--since", "2026-11-02", "--until", "2026-11-01"],
+        "dashpilotctl: --until must come after --since\nRun 'dashpilotctl help shifts' for its usage.\n"
       ),
       (["status", "--socket"], "dashpilotctl: --socket needs a PATH\nRun 'dashpilotctl help' for the commands.\n"),
     ])
@@ -219,6 +240,24 @@ struct StatusRendererTests {
     shift.endedBy = .captureLost
     let row = ShiftRenderer(console: CapturedConsole().console()).row(shift, now: shift.startedAt)
     #expect(row.hasSuffix(" · partial route  (started on movement, ended when capture was lost)"))
+  }
+
+  @Test("a shift row shows the year of a shift from another year, and only then")
+  func rowYear() {
+    // Midday UTC: the same day wherever the reader is, within eleven hours of UTC.
+    let lastYear = Date(timeIntervalSince1970: 1_757_246_400)  // Sun 2025-09-07 12:00 UTC
+    let thisYear = Date(timeIntervalSince1970: 1_776_168_000)  // Tue 2026-04-14 12:00 UTC
+    let now = Date(timeIntervalSince1970: 1_780_660_800)  // Fri 2026-06-05 12:00 UTC
+    var shift = status.shift!
+    shift.endedAt = nil
+    shift.startedAt = lastYear
+    let renderer = ShiftRenderer(console: CapturedConsole().console())
+    #expect(
+      renderer.row(shift, now: now).hasPrefix("#12  Sun 07 Sep 2025 \(HumanFormat.format(lastYear, "%H:%M")) (open)  "))
+    shift.startedAt = thisYear
+    #expect(
+      renderer.row(shift, now: now).hasPrefix("#12  Tue 14 Apr \(HumanFormat.format(thisYear, "%H:%M")) (open)  "))
+    #expect(HumanFormat.clock(now, now: now) == HumanFormat.format(now, "%H:%M"))
   }
 
   @Test("colour adds to the words and never replaces them")

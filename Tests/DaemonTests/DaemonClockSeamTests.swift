@@ -62,10 +62,10 @@ struct DaemonClockSeamTests {
     configuration.routingURL = "http://127.0.0.1:1"
     let clocks = SetClocks()
     clocks.set(wall: PolicyDrive.wallStart, monotonic: PolicyDrive.monotonicStart)
-    let loop = try EventLoop()
+    let loop = try EventLoop(clock: LoopClock(clocks.clocks))
     let context = DaemonContext(
       configuration: configuration, configurationFile: nil, logger: LinesLogger(), notifier: RecordingNotifier(),
-      loop: loop, clock: LoopClock(clocks.clocks))
+      loop: loop)
     var published: [ControlEvent] = []
     context.publishHandler = { published.append($0) }
     let guidance = GuidanceComponent(configuration: configuration)
@@ -75,8 +75,7 @@ struct DaemonClockSeamTests {
     let loaded = KeptAnswers()
     guidance.handle(
       ControlRequest(
-        id: 1, command: .routeLoad,
-        arguments: .routeLoad(RouteLoadArguments(mode: .driving, coordinates: PolicyDrive.route))),
+        id: 1, command: .routeLoad(RouteLoadArguments(mode: .driving, coordinates: PolicyDrive.route))),
       responder: Responder(channel: loaded, conversation: 1))
     #expect(loaded.answers.withLock { $0.count } == 1)
     guidance.observe(fix: PolicyDrive.onFix(0))
@@ -111,5 +110,67 @@ struct DaemonClockSeamTests {
     let requests = published.filter { $0.type == "guidance.reroute_requested" }
     #expect(requests.count == 2)
     #expect(requests.last?.time == Date(timeIntervalSince1970: PolicyDrive.wallStart + 20 - 3600))
+  }
+}
+
+/// Clocks whose monotonic reading is `start` at the first read and `start + leap` at every
+/// later one, and whose wall clock is stepped back an hour at every read: a child timed on
+/// them has used its whole time limit by its second look at the clock.
+final class LeapingClocks: Sendable {
+  private let reads = Mutex(0)
+
+  func clocks(start: Double, leap: Double) -> Clocks {
+    Clocks(
+      wall: { [self] in Date(timeIntervalSince1970: 1_700_000_000 - 3600 * Double(reads.withLock { $0 })) },
+      monotonic: { [self] in
+        reads.withLock {
+          $0 += 1
+          return $0 == 1 ? start : start + leap
+        }
+      }, isWallClockSynchronised: { false })
+  }
+}
+
+@Suite("The daemon's children are timed on its clocks")
+struct DaemonChildClockTests {
+  @Test("a spoken line is stopped after its 30 s on the daemon's monotonic clock, the wall clock stepped either way")
+  func speechLimitFollowsTheMonotonicClock() throws {
+    let clocks = SetClocks()
+    clocks.set(wall: 1_700_000_000, monotonic: 100)
+    var failures: [String] = []
+    let speaker = Speaker(
+      command: try SpeechCommand(parsing: "/bin/sh -c 'read line; exec sleep 60'"), maximumSpeechDuration: 30,
+      clocks: clocks.clocks
+    ) { failures.append($0) }
+    #expect(speaker.speak("hang"))
+    clocks.set(wall: 1_700_000_000 + 4 * 3600, monotonic: 129.9)
+    speaker.reap()
+    #expect(speaker.speakingCount == 1)
+    #expect(failures == [])
+    clocks.set(wall: 1_700_000_000 - 4 * 3600, monotonic: 130.1)
+    speaker.reap()
+    #expect(failures == [#"the speech command /bin/sh was still speaking "hang" after 30.0 s and was stopped"#])
+    // Killed; collected once the kernel has ended it.
+    let collected = Date().addingTimeInterval(10)
+    while speaker.speakingCount > 0 && Date() < collected {
+      usleep(10_000)
+      speaker.reap()
+    }
+    #expect(speaker.speakingCount == 0)
+    #expect(speaker.started == 1 && speaker.succeeded == 0)
+  }
+
+  @Test("the route reader's time limit is measured on the daemon's monotonic clock, not the machine's")
+  func routeReaderLimitFollowsTheMonotonicClock() {
+    // A reader that would end well after a second: its 5 s are gone on the daemon's clock.
+    let child = RouteReaderChild(
+      program: "/bin/sh", arguments: ["-c", "sleep 1; echo '[]'"], timeLimit: 5,
+      clocks: LeapingClocks().clocks(start: 40, leap: 5.001))
+    #expect(child.run(input: []) == .timedOut)
+    // The same reader on clocks that stand still (the wall clock stepped back at every look) ends by itself.
+    let standing = RouteReaderChild(
+      program: "/bin/sh", arguments: ["-c", "sleep 1; echo '[]'"], timeLimit: 5,
+      clocks: LeapingClocks().clocks(start: 40, leap: 0))
+    #expect(standing.run(input: []) == .exited(status: 0, output: Array("[]\n".utf8), error: []))
   }
 }

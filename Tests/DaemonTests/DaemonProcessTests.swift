@@ -20,11 +20,16 @@ struct DaemonProcessTests {
     let human = try daemon.control(["status"])
     #expect(human.status == 0)
     let lines = human.standardOutput.split(separator: "\n").map(String.init)
-    #expect(lines.count == 6)
+    #expect(lines.count == 7)
     #expect(lines.first?.hasPrefix("dashpilotd \(DashPilotVersion.string) · running · up ") == true)
     #expect(lines.contains("gpsd       not connected (127.0.0.1:1)"))
     #expect(lines.contains("shift      none open"))
     #expect(lines.contains("store      \(daemon.databasePath) · ok"))
+    // Beneath it the room left; no rate yet, with no time the box can trust.
+    #expect(
+      lines.last?.hasPrefix("           ") == true
+        && lines.last?.hasSuffix(" free for recording; the rate of recording is not known yet") == true,
+      "\(lines)")
     #expect(!human.standardOutput.contains("\u{1B}["))
 
     let json = try daemon.control(["status", "--json"])

@@ -153,7 +153,8 @@ struct EndToEndDriveTests {
     let shifts = try daemon.control(["shifts"])
     #expect(shifts.status == 0)
     let rows = shifts.standardOutput.split(separator: "\n").map(String.init)
-    #expect(rows.count == 1)
+    #expect(rows.count == 2)
+    #expect(rows.last == "Every shift is kept ([Store] KeepDays=forever).")
     #expect(rows.first?.hasPrefix("#1  ") == true)
     #expect(rows.first?.hasSuffix("  7.0 mi recorded · partial route  (started by hand, ended by hand)") == true)
 
@@ -162,14 +163,28 @@ struct EndToEndDriveTests {
     let shownLines = shown.standardOutput.split(separator: "\n").map(String.init)
     // The tunnel, and the unplug that the NMEA can only show as silence: no fixes, each
     // with its times (the drive's, on the receiver's clock).
+    // Then the 7-minute parked stop, as replay --stops finds it in the same drive, and the
+    // time (moving also holds the moments between the shift's start and end by hand and
+    // the drive's first and last fix, so it is checked in the JSON).
     #expect(
-      shownLines.dropFirst() == [
+      shownLines.dropFirst().dropLast(3) == [
         "  3 unbroken stretches of capture", "  2 capture gaps", "  gap 10:23–10:26 (3 min): no fixes",
         "  gap 10:30–10:33 (3 min): no fixes",
         "  This is a partial route: capture was interrupted, so more was driven than was recorded.",
+        "  1 stop of 2 min or more", "    stop 1 10:10–10:17 (7 min)",
       ])
+    #expect(shownLines.dropLast(2).last?.hasPrefix("  Time: ") == true)
     let detail = try daemon.controlJSON(["shift", "show", "1"])
     #expect(detail["capture_sessions"] as? Int == 1)
+    let stops = try #require(detail["stops"] as? [[String: Any]])
+    #expect(stops.map { $0["arrival"] as? String } == ["2024-05-01T10:10:01.000Z"])
+    #expect(stops.map { $0["departure"] as? String } == ["2024-05-01T10:17:06.000Z"])
+    #expect(detail.object("time")?["stopped_s"] as? Double == 425)
+    // The two gaps. Replay's 344 s is 30 s less: the JSON's unplug ends the session with the
+    // half minute stood before it kept as a held fix; the NMEA's silence keeps nothing of it.
+    #expect(detail.object("time")?["not_captured_s"] as? Double == 374)
+    #expect(
+      (detail["gaps"] as? [[String: Any]])?.compactMap { $0["seconds"] as? Double }.reduce(0, +) == 374)
 
     // Export: every continuous stretch is its own segment (the tunnel and the 150 s
     // unplug each break the line; the parked stop, held still, does not).

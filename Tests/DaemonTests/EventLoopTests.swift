@@ -14,7 +14,7 @@ import Testing
 func withLoopThread(_ body: @escaping @Sendable (EventLoop) -> Void) throws {
   let finished = DispatchSemaphore(value: 0)
   let thread = Thread {
-    guard let loop = try? EventLoop() else {
+    guard let loop = try? EventLoop(clock: LoopClock()) else {
       finished.signal()
       return
     }

@@ -49,7 +49,9 @@ struct GuidanceSpeakerTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = directory.appendingPathComponent("heard.txt")
     var failures: [String] = []
-    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c 'cat >> \"$0\"' \(output.path)")) {
+    let speaker = Speaker(
+      command: try SpeechCommand(parsing: "/bin/sh -c 'cat >> \"$0\"' \(output.path)"), clocks: .system
+    ) {
       failures.append($0)
     }
     #expect(speaker.speak("길을 벗어났어. 다시 찾아볼게"))
@@ -66,7 +68,9 @@ struct GuidanceSpeakerTests {
   @Test("a command that fails is reported once, however many lines it fails on")
   func failingCommandReportedOnce() throws {
     var failures: [String] = []
-    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c 'exit 3'")) { failures.append($0) }
+    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c 'exit 3'"), clocks: .system) {
+      failures.append($0)
+    }
     #expect(speaker.speak("one"))
     Self.reapAll(speaker)
     #expect(speaker.speak("two"))
@@ -78,7 +82,7 @@ struct GuidanceSpeakerTests {
   @Test("a missing command is reported once and nothing is started")
   func missingCommand() throws {
     var failures: [String] = []
-    let speaker = Speaker(command: try SpeechCommand(parsing: "dashpilot-no-such-speaker -v ko")) {
+    let speaker = Speaker(command: try SpeechCommand(parsing: "dashpilot-no-such-speaker -v ko"), clocks: .system) {
       failures.append($0)
     }
     #expect(!speaker.speak("one"))
@@ -98,7 +102,8 @@ struct GuidanceSpeakerTests {
     // so two children at once would show as two starts in a row.
     let script = #"read line; echo "start $line" >> "$0"; sleep "${line%% *}"; echo "end $line" >> "$0""#
     var failures: [String] = []
-    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c '\(script)' \(output.path)")) {
+    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c '\(script)' \(output.path)"), clocks: .system)
+    {
       failures.append($0)
     }
     let lines = ["0.6 길을 벗어났어. 다시 찾아볼게", "0.4 길을 못 찾았어", "0.2 three", "0 four"]
@@ -117,7 +122,9 @@ struct GuidanceSpeakerTests {
   @Test("a command that hangs does not pile up processes: a full queue drops its oldest line, said each time")
   func hangingCommand() throws {
     var failures: [String] = []
-    let speaker = Speaker(command: try SpeechCommand(parsing: "/bin/sh -c 'read line; sleep 1'"), maximumWaiting: 2) {
+    let speaker = Speaker(
+      command: try SpeechCommand(parsing: "/bin/sh -c 'read line; sleep 1'"), maximumWaiting: 2, clocks: .system
+    ) {
       failures.append($0)
     }
     #expect(speaker.speak("one"))
@@ -146,7 +153,8 @@ struct GuidanceSpeakerTests {
     let script = #"read line; [ "$line" = hang ] && { sleep 60; echo "$line" >> "$0"; }; echo "$line" >> "$0""#
     var failures: [String] = []
     let speaker = Speaker(
-      command: try SpeechCommand(parsing: "/bin/sh -c '\(script)' \(output.path)"), maximumSpeechDuration: 0.5
+      command: try SpeechCommand(parsing: "/bin/sh -c '\(script)' \(output.path)"), maximumSpeechDuration: 0.5,
+      clocks: .system
     ) { failures.append($0) }
     #expect(speaker.speak("hang"))
     #expect(speaker.speak("after"))
@@ -165,7 +173,7 @@ struct GuidanceSpeakerTests {
     let wave = directory.appendingPathComponent("line.wav")
     var failures: [String] = []
     // -w writes the speech to a file instead of a sound card, which a test box lacks.
-    let speaker = Speaker(command: try SpeechCommand(parsing: "espeak-ng -v ko -w \(wave.path)")) {
+    let speaker = Speaker(command: try SpeechCommand(parsing: "espeak-ng -v ko -w \(wave.path)"), clocks: .system) {
       failures.append($0)
     }
     #expect(speaker.speak("길을 못 찾았어"))

@@ -69,7 +69,9 @@ struct RecordingCommandTests {
         "1 unbroken stretch of capture", "No capture gaps detected",
         "Continuity was inferred from timestamps, so capture gaps cannot be seen.",
       ])
-    let rows = try daemon.control(["shifts"]).standardOutput.split(separator: "\n").map(String.init)
+    var rows = try daemon.control(["shifts"]).standardOutput.split(separator: "\n").map(String.init)
+    // Beneath the list, what the box keeps.
+    #expect(rows.popLast() == "Every shift is kept ([Store] KeepDays=forever).")
     #expect(rows.count == 2)
     #expect(rows.first?.hasPrefix("#2  ") == true)
     #expect(rows.first?.hasSuffix("1.0 km recorded · partial route  (imported)") == true)
@@ -79,5 +81,20 @@ struct RecordingCommandTests {
         == true)
     let limited = try daemon.controlJSON(["shifts", "--limit", "1"])
     #expect((limited["shifts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2])
+    #expect(limited["more"] as? Bool == true)
+    #expect(limited["next_before"] as? Int == 2)
+    let firstPage = try daemon.control(["shifts", "--limit", "1"]).standardOutput.split(separator: "\n")
+    #expect(firstPage.count == 3)
+    #expect(firstPage[1] == "Older shifts: dashpilotctl shifts --before 2 --limit 1")
+    #expect(firstPage.last == "Every shift is kept ([Store] KeepDays=forever).")
+    let older = try daemon.controlJSON(["shifts", "--before", "#2"])
+    #expect((older["shifts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [1])
+    #expect(older["more"] as? Bool == false)
+    #expect(older["next_before"] is NSNull)
+    // The imported track is of November 2023; the shift started by hand, of now.
+    let of2023 = try daemon.controlJSON(["shifts", "--since", "2023-01-01", "--until", "2024-01-01T00:00:00Z"])
+    #expect((of2023["shifts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2])
+    let none = try daemon.control(["shifts", "--since", "2000-01-01", "--until", "2000-01-02"])
+    #expect(none.standardOutput == "No shifts match.\nEvery shift is kept ([Store] KeepDays=forever).\n")
   }
 }

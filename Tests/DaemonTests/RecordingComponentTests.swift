@@ -126,7 +126,7 @@ struct RecordingComponentTests {
       mode: .threeDimensional, time: first.driveStart.addingTimeInterval(5), latitude: 51.5, longitude: -0.1,
       eph: 5, speed: 10, track: 90, device: "/dev/ttyUSB0")
     second.component.handle(.report(.tpv(duplicate), arrival: 5))
-    second.component.judgeQuietInstant(arrivedBy: .infinity, now: second.clock.now())
+    second.component.judgePendingInstant(now: second.clock.now())
     // What is stored already is what the new filter judges against: a repeat is refused.
     #expect(second.status().capture.rejected == ["out_of_order": 1])
     for s in 6...10 {
@@ -136,7 +136,7 @@ struct RecordingComponentTests {
         device: "/dev/ttyUSB0")
       second.component.handle(.report(.tpv(tpv), arrival: Double(s)))
     }
-    second.component.judgeQuietInstant(arrivedBy: .infinity, now: second.clock.now())
+    second.component.judgePendingInstant(now: second.clock.now())
     let status = second.status()
     #expect(status.capture.session == "b1")
     let live = try #require(status.shift?.distance)

@@ -20,13 +20,8 @@ struct RecordingCoordinatorTests {
     ClockReading(wall: wall, monotonic: monotonic, isWallClockSynchronised: false)
   }
 
-  static func outcome(
-    _ events: [CaptureEvent], before: CaptureStatistics? = nil, after: CaptureStatistics = CaptureStatistics(),
-    written: Bool = true, diskFull: Bool = false
-  ) -> CaptureOutcome {
-    CaptureOutcome(
-      shift: 4, events: events, statisticsBefore: before, statistics: after, batchIsWritten: written, diskFull: diskFull
-    )
+  static func outcome(_ events: [CaptureEvent], written: Bool = false, diskFull: Bool = false) -> CaptureOutcome {
+    CaptureOutcome(shift: 4, events: events, storeWrote: written, diskFull: diskFull)
   }
 
   func announced(_ actions: [RecordingAction]) -> [DaemonEvent] {
@@ -37,7 +32,7 @@ struct RecordingCoordinatorTests {
   func gpsdConnection() throws {
     var coordinator = RecordingCoordinator(gpsdAddress: "localhost:2947", shiftClockTolerance: 120)
     let refused = "cannot connect to gpsd at localhost:2947: Connection refused"
-    var said = coordinator.gpsdReported(.disconnected(reason: refused))
+    var said = coordinator.reported(.disconnected(reason: refused), captured: nil, now: Self.reading(monotonic: 0))
     #expect(
       said == [
         .announce(
@@ -45,19 +40,23 @@ struct RecordingCoordinatorTests {
             .gpsdUnreachable(.init(refused)), "gpsd at localhost:2947 cannot be reached: \(refused); retrying",
             priority: .warning))
       ])
-    said = coordinator.gpsdReported(.disconnected(reason: refused))
+    said = coordinator.reported(.disconnected(reason: refused), captured: nil, now: Self.reading(monotonic: 0))
     #expect(said == [])
-    said = coordinator.gpsdReported(.connected(GPSDEndpoint(host: "localhost", port: 2947)))
+    said = coordinator.reported(
+      .connected(GPSDEndpoint(host: "localhost", port: 2947)), captured: nil, now: Self.reading(monotonic: 0))
     #expect(said == [.announce(EventReport(.gpsdConnected, "connected to gpsd at localhost:2947", priority: .info))])
-    said = coordinator.gpsdReported(
-      .report(.version(GPSDVersion(release: "3.22", protocolMajor: 3, protocolMinor: 14)), arrival: 1))
+    said = coordinator.reported(
+      .report(.version(GPSDVersion(release: "3.22", protocolMajor: 3, protocolMinor: 14)), arrival: 1), captured: nil,
+      now: Self.reading(monotonic: 0))
     #expect(said == [.log(.info, "gpsd 3.22 answered", .none)])
-    said = coordinator.gpsdReported(.report(.device(GPSDDevice(path: "/dev/ttyACM0", activated: true)), arrival: 1))
+    said = coordinator.reported(
+      .report(.device(GPSDDevice(path: "/dev/ttyACM0", activated: true)), arrival: 1), captured: nil,
+      now: Self.reading(monotonic: 0))
     #expect(announced(said) == [.gpsdDevice(.init(device: "/dev/ttyACM0"))])
     let tpv = GPSDTPV(
       mode: .threeDimensional, time: Self.drive, latitude: 51.5, longitude: -0.12, eph: 5, speed: 10, track: 90,
       device: "/dev/ttyACM0")
-    said = coordinator.gpsdReported(.report(.tpv(tpv), arrival: 2))
+    said = coordinator.reported(.report(.tpv(tpv), arrival: 2), captured: nil, now: Self.reading(monotonic: 0))
     #expect(
       said == [
         .observeFix(
@@ -65,39 +64,45 @@ struct RecordingCoordinatorTests {
             timestamp: Self.drive, coordinate: GeoCoordinate(latitude: 51.5, longitude: -0.12), accuracy: 5, speed: 10,
             course: 90))
       ])
-    said = coordinator.gpsdReported(.report(.device(GPSDDevice(path: "/dev/ttyACM0", activated: false)), arrival: 3))
+    said = coordinator.reported(
+      .report(.device(GPSDDevice(path: "/dev/ttyACM0", activated: false)), arrival: 3), captured: nil,
+      now: Self.reading(monotonic: 0))
     #expect(announced(said) == [.gpsdDeviceRemoved(.init(device: "/dev/ttyACM0"))])
-    said = coordinator.gpsdReported(.disconnected(reason: "gpsd closed the connection"))
+    said = coordinator.reported(
+      .disconnected(reason: "gpsd closed the connection"), captured: nil, now: Self.reading(monotonic: 0))
     #expect(announced(said) == [.gpsdDisconnected(.init("gpsd closed the connection"))])
     // Unreachable again after the connection was lost: said once more.
-    said = coordinator.gpsdReported(.disconnected(reason: refused))
+    said = coordinator.reported(.disconnected(reason: refused), captured: nil, now: Self.reading(monotonic: 0))
     #expect(announced(said) == [.gpsdUnreachable(.init(refused))])
-    said = coordinator.gpsdReported(.disconnected(reason: refused))
+    said = coordinator.reported(.disconnected(reason: refused), captured: nil, now: Self.reading(monotonic: 0))
     #expect(said == [])
   }
 
   @Test("a session's counts start with the fix that started it and its start is the wall clock's")
   func sessionTally() {
     var coordinator = RecordingCoordinator(gpsdAddress: "localhost:2947", shiftClockTolerance: 120)
-    var before = CaptureStatistics()
-    before.accepted = 3
-    before.rejected = [.poorAccuracy: 1]
-    var after = before
-    after.accepted = 5
-    after.rejected = [.poorAccuracy: 2, .noFix: 1]
+    let sample = RouteSample(
+      timestamp: Self.drive, coordinate: GeoCoordinate(latitude: 51.5, longitude: -0.12), horizontalAccuracy: 5,
+      captureSessionID: CaptureSessionID("s1"))
+    // What the session before counted is not this one's.
+    _ = coordinator.captured(
+      Self.outcome([.accepted(sample), .accepted(sample), .accepted(sample), .rejected(.poorAccuracy)]),
+      now: Self.reading(monotonic: 40))
     let started = coordinator.captured(
-      Self.outcome(
-        [.sessionStarted(CaptureSessionID("s2"), .fixesStarted(device: "/dev/ttyACM0"))], before: before, after: after),
+      Self.outcome([
+        .sessionStarted(CaptureSessionID("s2"), .fixesStarted(device: "/dev/ttyACM0")), .accepted(sample),
+        .rejected(.poorAccuracy), .accepted(sample), .rejected(.noFix),
+      ]),
       now: Self.reading(wall: Self.wallNineYearsAhead, monotonic: 50))
     #expect(
-      started == [
+      Array(started.prefix(1)) == [
         .announce(
           EventReport(
             .captureSessionStarted(.init(session: "s2", shift: 4, reason: "fixes started flowing from /dev/ttyACM0")),
             "capture session s2 started for shift 4: fixes started flowing from /dev/ttyACM0"))
       ])
     #expect(
-      coordinator.tally.section(session: CaptureSessionID("s2"), statistics: after)
+      coordinator.tally.section(session: CaptureSessionID("s2"))
         == CaptureSection(
           session: "s2", sessionStartedAt: Self.wallNineYearsAhead, accepted: 2,
           rejected: ["poor_accuracy": 1, "no_fix": 1], held: 0, accuracyAssumed: 0))
@@ -132,14 +137,14 @@ struct RecordingCoordinatorTests {
     var coordinator = RecordingCoordinator(gpsdAddress: "localhost:2947", shiftClockTolerance: 120)
     let reason = "1 samples not saved: I/O error: disk I/O error"
     let failed = coordinator.captured(
-      Self.outcome([.saveFailed(reason)], written: false), now: Self.reading(monotonic: 100))
+      Self.outcome([.saveFailed(reason)]), now: Self.reading(monotonic: 100))
     #expect(
       failed == [
         .announce(
           EventReport(.storeError(.init(shift: 4, reason: reason)), "store write failed: \(reason)", priority: .error))
       ])
     let again = coordinator.captured(
-      Self.outcome([.saveFailed(reason)], written: false), now: Self.reading(monotonic: 100.5))
+      Self.outcome([.saveFailed(reason)]), now: Self.reading(monotonic: 100.5))
     #expect(again == [])
     // The first tick that sees the hold arms the retry a second ahead.
     var now = 101.0
@@ -174,17 +179,17 @@ struct RecordingCoordinatorTests {
     "the watchdog: a store failing 300 s is not progress unless the disk is full; nor is a loop that stopped ticking")
   func makingProgress() {
     var failing = RecordingCoordinator(gpsdAddress: "localhost:2947", shiftClockTolerance: 120)
-    _ = failing.captured(Self.outcome([.saveFailed("I/O error")], written: false), now: Self.reading(monotonic: 100))
+    _ = failing.captured(Self.outcome([.saveFailed("I/O error")]), now: Self.reading(monotonic: 100))
     #expect(failing.isMakingProgress(now: Self.reading(monotonic: 400)))
     #expect(!failing.isMakingProgress(now: Self.reading(monotonic: 400.5)))
 
     var full = RecordingCoordinator(gpsdAddress: "localhost:2947", shiftClockTolerance: 120)
     _ = full.captured(
-      Self.outcome([.saveFailed("disk full")], written: false, diskFull: true), now: Self.reading(monotonic: 100))
+      Self.outcome([.saveFailed("disk full")], diskFull: true), now: Self.reading(monotonic: 100))
     #expect(full.isMakingProgress(now: Self.reading(monotonic: 100_000)))
 
     var ticking = RecordingCoordinator(gpsdAddress: "localhost:2947", shiftClockTolerance: 120)
-    ticking.ticked(now: Self.reading(monotonic: 50))
+    _ = ticking.ticked(captured: nil, now: Self.reading(monotonic: 50))
     // A wall clock stepped a day forward is no stall.
     #expect(ticking.isMakingProgress(now: Self.reading(wall: Self.drive.addingTimeInterval(86_400), monotonic: 60)))
     #expect(!ticking.isMakingProgress(now: Self.reading(monotonic: 60.5)))

@@ -64,7 +64,9 @@ final class RecordingHarness {
     configuration.shiftStart = shiftStart
     configuration.shiftPolicy.endAfterStop = endAfterStop
     configuration.gpsd = ServiceAddress(host: "127.0.0.1", port: 1)
-    loop = try EventLoop()
+    clock = LoopClock(
+      Clocks(wall: { Date() }, monotonic: { [monotonic] in monotonic.seconds }, isWallClockSynchronised: { false }))
+    loop = try EventLoop(clock: clock)
     let counter = Mutex(0)
     component = RecordingComponent(
       configuration: configuration, batchPolicy: SampleBatchPolicy(maximumPendingAge: 1, maximumPendingCount: 1),
@@ -76,11 +78,8 @@ final class RecordingHarness {
         return CaptureSessionID("\(sessionPrefix)\(n)")
       })
     component.addFixObserver(observed)
-    clock = LoopClock(
-      Clocks(wall: { Date() }, monotonic: { [monotonic] in monotonic.seconds }, isWallClockSynchronised: { false }))
     let context = DaemonContext(
-      configuration: configuration, configurationFile: nil, logger: logger, notifier: RecordingNotifier(), loop: loop,
-      clock: clock)
+      configuration: configuration, configurationFile: nil, logger: logger, notifier: RecordingNotifier(), loop: loop)
     try component.start(context: context)
   }
 
@@ -121,7 +120,7 @@ final class RecordingHarness {
       longitude: -0.12 + (along ?? Double(second) * 10) / metresPerDegree, eph: eph, speed: speed, track: 90,
       device: "/dev/ttyUSB0")
     component.handle(.report(.tpv(tpv), arrival: Double(second)))
-    component.judgeQuietInstant(arrivedBy: .infinity, now: clock.now())
+    component.judgePendingInstant(now: clock.now())
   }
 
   /// Moves the monotonic clock on by `seconds` and runs the component's tick.

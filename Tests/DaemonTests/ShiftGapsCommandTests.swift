@@ -21,11 +21,16 @@ struct ShiftGapsCommandTests {
     #expect(
       shown.standardOutput.split(separator: "\n").map(String.init)
         == [
-          "#1  Tue 14 Nov 08:00–09:00  12.7 mi recorded · partial route  (started by hand, ended by hand)",
+          "#1  Tue 14 Nov 2023 08:00–09:00  12.7 mi recorded · partial route  (started by hand, ended by hand)",
           "  5 unbroken stretches of capture",
           "  6 capture gaps",
         ] + GappedShiftFixture.gapLines.map { "  " + $0 } + [
-          "  This is a partial route: capture was interrupted, so more was driven than was recorded."
+          "  This is a partial route: capture was interrupted, so more was driven than was recorded.",
+          // The gaps are the time not captured (5 + 7 + 3 + 4 + 2 + 5 min); none is a stop.
+          "  No stops of 2 min or more",
+          "  Time: 34 min moving · 0 min stopped · 26 min not captured",
+          "    Stopped is standing still for 2 min or more with the receiver reporting; shorter halts count as moving.",
+          "    Not captured is time with no positions recorded: where the vehicle was then is not known.",
         ])
 
     let detail = try daemon.controlJSON(["shift", "show", "1"])
@@ -49,6 +54,9 @@ struct ShiftGapsCommandTests {
     #expect(detail.object("shift.distance")?["gaps"] as? Int == gaps.count)
     #expect(detail.object("shift.distance")?["segments"] as? Int == 5)
     #expect(detail["capture_sessions"] as? Int == 4)
+    #expect((detail["stops"] as? [[String: Any]])?.isEmpty == true)
+    #expect(detail.object("time")?["not_captured_s"] as? Double == 1560)
+    #expect(detail.object("time")?["moving_s"] as? Double == 2040)
   }
 
   @Test("a session whose end was never recorded: the gap is listed without a cause, its cause null")

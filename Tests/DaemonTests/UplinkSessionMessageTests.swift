@@ -53,7 +53,7 @@ struct UplinkSessionMessageTests {
     let store = try Self.openStore(in: directory)
     let shift = try store.startShift(at: Self.time(0))
     #expect(shift.id == 1)
-    let sink = StoreSampleSink(batch: Store.SampleBatch(store: store, shiftID: shift.id), now: { Self.time(30) })
+    let sink = StoreSampleSink(batch: SampleBatch(store: store, shiftID: shift.id), now: { Self.time(30) })
 
     sink.captureSessionStarted(
       CaptureSessionID("cs-1"), reason: .fixesStarted(device: "/dev/ttyACM0"), at: Self.time(5))

@@ -52,4 +52,45 @@ struct TextFormatTests {
     #expect(gpsd.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) == "2021-12-09T20:38:31.819Z")
     #expect(UTCTimestamp.string(Date(timeIntervalSince1970: 1_714_557_600.9996)) == "2024-05-01T10:00:01.000Z")
   }
+
+  /// One parser, two forms: what gpsd and DashPilot write (`utc`), and besides it what other
+  /// loggers write into route files (`logger`).
+  @Test func timesOfBothFormsReadAlike() {
+    let instant = Date(timeIntervalSince1970: 1_795_987_800.25)
+    for text in ["2026-11-29T21:30:00.25Z", "2026-11-29T21:30:00.250Z"] {
+      #expect(UTCTimestamp.parse(text) == instant)
+      #expect(UTCTimestamp.parse(text, .logger) == instant)
+    }
+    for text in [
+      "2026-11-29 21:30:00,25z", "2026-11-29T23:30:00.25+02:00", "2026-11-29T16:00:00.25-0530",
+      "2026-11-29T21:30:00.25", " 2026-11-29T21:30:00.25Z\n",
+    ] {
+      #expect(UTCTimestamp.parse(text) == nil, "\(text)")
+      #expect(UTCTimestamp.parse(text, .logger) == instant, "\(text)")
+    }
+    for text in [
+      "2026-02-30T10:00:00Z", "2026-11-29T21:30:00.Z", "2026-11-29T21:30:00+2:00", "2026-11-29T21:30:00+24:00",
+      "2026-11-29T21:30", "2026-11-29T21:30:00Z junk", "",
+    ] {
+      #expect(UTCTimestamp.parse(text, .logger) == nil, "\(text)")
+    }
+  }
+
+  /// The shortest text that reads back as the same number, never with an exponent (GPX's
+  /// decimals, a configured value in a message).
+  @Test func shortestDecimalsHaveNoExponent() {
+    #expect(FixedDecimal.shortest(3) == "3")
+    #expect(FixedDecimal.shortest(-0.5) == "-0.5")
+    #expect(FixedDecimal.shortest(51.500123456789) == "51.500123456789")
+    #expect(FixedDecimal.shortest(-0.000012345) == "-0.000012345")
+    #expect(FixedDecimal.shortest(1e-7) == "0.0000001")
+    #expect(FixedDecimal.shortest(1.5e20) == "150000000000000000000")
+    #expect(FixedDecimal.shortest(1e16) == "10000000000000000")
+  }
+
+  @Test func xmlTextEscapesItsFiveCharacters() {
+    #expect(
+      XMLText.escaped(#"Shift 7 <night> & "late" 'n' é"#)
+        == "Shift 7 &lt;night&gt; &amp; &quot;late&quot; &apos;n&apos; é")
+  }
 }

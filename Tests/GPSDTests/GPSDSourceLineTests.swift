@@ -36,14 +36,19 @@ import Testing
   @Test func theSourcesThreadReadsExactlyTheLinesWritten() throws {
     let server = try OneShotServer(Self.stream)
     let events = EventRecorder<GPSDSourceEvent>()
+    // The owner's clocks, which stamp every report's arrival.
+    let clocks = Clocks(
+      wall: { Date(timeIntervalSince1970: 0) }, monotonic: { 1234.5 }, isWallClockSynchronised: { false })
     let source = GPSDSource(
       endpoint: GPSDEndpoint(host: "127.0.0.1", port: server.port),
-      backoff: ReconnectBackoff(initialDelay: 60, maximumDelay: 60, jitterFraction: 0)
+      backoff: ReconnectBackoff(initialDelay: 60, maximumDelay: 60, jitterFraction: 0), clocks: clocks
     ) { events.append($0) }
     source.start()
     #expect(events.wait(timeout: 30) { $0.contains { if case .disconnected = $0 { true } else { false } } })
     #expect(source.stop())
     Self.check(events.snapshot)
+    #expect(
+      Set(events.snapshot.compactMap { if case let .report(_, arrival) = $0 { arrival } else { nil } }) == [1234.5])
   }
 
   @Test func aLentSessionReadsExactlyTheLinesWritten() throws {
@@ -60,15 +65,21 @@ import Testing
     var descriptor = pollfd(fd: sockets.snapshot[0], events: Int16(POLLIN), revents: 0)
     var open = true
     var reads = 0
+    var misstamped = 0
     while open {
       _ = poll(&descriptor, 1, 1_000)
-      let read = source.readAvailable()
-      for report in read.reports { events.append(report) }
+      // The owner stamps what each read brings: here with the read's number.
+      let read = source.readAvailable(arrival: Double(reads))
+      for report in read.reports {
+        if case let .report(_, arrival) = report, arrival != Double(reads) { misstamped += 1 }
+        events.append(report)
+      }
       open = read.open
       reads += 1
     }
     #expect(reads > 1)
-    #expect(source.readAvailable().open == false)
+    #expect(misstamped == 0)
+    #expect(source.readAvailable(arrival: 0).open == false)
     #expect(events.wait(timeout: 30) { $0.contains { if case .disconnected = $0 { true } else { false } } })
     #expect(source.stop())
     Self.check(events.snapshot)

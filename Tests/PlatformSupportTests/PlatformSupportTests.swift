@@ -23,7 +23,7 @@ struct PlatformSupportTests {
     }
     thread.name = "dashpilot.test-thread-name"
     #expect(thread.start())
-    let deadline = Date(timeIntervalSinceNow: 10)
+    let deadline = Condition.deadline(after: 10)
     condition.lock()
     while !ran && condition.wait(until: deadline) {}
     let (finished, name) = (ran, seenName)
@@ -33,13 +33,16 @@ struct PlatformSupportTests {
     #expect(name == "dashpilot.test-")
   }
 
-  @Test func aConditionWaitTimesOutAtItsDeadlineAndWakesWhenSignalled() {
+  @Test func aConditionWaitTimesOutAtItsMonotonicDeadlineAndWakesWhenSignalled() {
     let condition = PlatformSupport.Condition()
     condition.lock()
-    let started = Date()
-    #expect(condition.wait(until: started.addingTimeInterval(0.2)) == false)
-    #expect(Date().timeIntervalSince(started) >= 0.19)
-    #expect(condition.wait(until: started.addingTimeInterval(-5)) == false)
+    // The deadline is on CLOCK_MONOTONIC (seconds since boot): read as a wall-clock time,
+    // as the wait took it before, it would lie in 1970 and the wait would end at once.
+    let started = ClocksTests.kernelMonotonic()
+    #expect(Condition.deadline(after: 0) >= started)
+    #expect(condition.wait(until: started + 0.2) == false)
+    #expect(ClocksTests.kernelMonotonic() - started >= 0.2)
+    #expect(condition.wait(until: started - 5) == false)
     condition.unlock()
 
     var value = 0
@@ -52,7 +55,8 @@ struct PlatformSupportTests {
     }
     condition.lock()
     #expect(thread.start())
-    while value == 0 { #expect(condition.wait(until: Date(timeIntervalSinceNow: 30))) }
+    // A deadline years away (capped inside) still ends with the signal.
+    while value == 0 { #expect(condition.wait(until: started + 1e12)) }
     condition.unlock()
     #expect(value == 42)
   }

@@ -86,7 +86,13 @@ struct DaemonDiskFullTests {
     let whileFull = try DaemonStoreSnapshot(database: database)
     #expect(beforeFill.missingOrChanged(in: whileFull) == [])
     #expect(try DaemonDatabaseProbe.integrity(database) == ["ok"])
-    #expect(try DaemonStoreSnapshot.sessions(database) == ["\(firstSession)|-"], "its end is owed to the full disk")
+    // Its end is owed to the full disk, and written as soon as SQLite finds room: once a
+    // checkpoint has run, the write-ahead log it already has is reused without growing, and
+    // whether that happens before this read depends on the daemon's other readers.
+    let whileFullSessions = try DaemonStoreSnapshot.sessions(database)
+    #expect(
+      whileFullSessions == ["\(firstSession)|-"] || whileFullSessions == ["\(firstSession)|save_failed"],
+      "\(whileFullSessions)")
 
     try mount.removeFiller()
     let resumed = try #require(

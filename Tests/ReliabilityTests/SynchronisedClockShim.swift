@@ -16,11 +16,21 @@ enum SynchronisedClockShim {
     int adjtimex(struct timex *buffer) { (void)buffer; return TIME_OK; }
     """
 
-  /// Builds the library in `directory` and returns its path.
-  static func build(in directory: URL) throws -> String {
-    let sourceFile = directory.appendingPathComponent("synchronised-clock.c")
-    let library = directory.appendingPathComponent("libsynchronised-clock.so")
-    try source.write(to: sourceFile, atomically: true, encoding: .utf8)
+  /// The same for a kernel whose clock is not synchronised: TIME_ERROR, whatever the
+  /// machine's own clock is.
+  static let unsynchronisedSource = """
+    /* adjtimex(2) as an unsynchronised kernel answers a read: TIME_ERROR, nothing changed. */
+    #include <sys/timex.h>
+    int adjtimex(struct timex *buffer) { (void)buffer; return TIME_ERROR; }
+    """
+
+  /// Builds the library in `directory` and returns its path; `synchronised: false` builds
+  /// the one that says the clock is not.
+  static func build(in directory: URL, synchronised: Bool = true) throws -> String {
+    let name = synchronised ? "synchronised-clock" : "unsynchronised-clock"
+    let sourceFile = directory.appendingPathComponent("\(name).c")
+    let library = directory.appendingPathComponent("lib\(name).so")
+    try (synchronised ? source : unsynchronisedSource).write(to: sourceFile, atomically: true, encoding: .utf8)
     guard let compiler = CCompiler.path else { throw Failure(description: "no C compiler (cc, gcc or clang)") }
     let outcome = try ProcessRunner.run(
       URL(fileURLWithPath: compiler), ["-shared", "-fPIC", "-O2", "-o", library.path, sourceFile.path],

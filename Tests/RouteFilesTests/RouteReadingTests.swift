@@ -82,4 +82,19 @@ import Testing
     #expect(try RouteFile.readRoute(atPath: gpx) == expected)
     #expect(try RouteFile.readRoute(atPath: json) == expected)
   }
+
+  /// A long day's track from another logger is more than 10 MB of GPX: libxml2 2.9 refuses
+  /// that when the text is pushed to it ("Huge input lookup", which the reader through
+  /// Foundation ran into too), and reads it when it is streamed.
+  @Test func aFileOfMoreThanTenMegabytesReads() throws {
+    let count = 260_000
+    var text = "<gpx><rte>"
+    text.reserveCapacity(count * 48 + 20)
+    for index in 0..<count { text += "<rtept lat=\"\(index % 80).123456\" lon=\"\(index / 80 % 180).654321\"/>" }
+    text += "</rte></gpx>"
+    #expect(text.utf8.count > 10_000_000)
+    let route = try RouteFile.readRoute(Data(text.utf8), format: .gpx, source: "day.gpx")
+    #expect(route.count == count)
+    #expect(route.last == GeoCoordinate(latitude: 79.123456, longitude: 9.654321))
+  }
 }

@@ -78,6 +78,36 @@ import Testing
     #expect(read == Self.sample)
   }
 
+  /// An exported shift's stops: a waypoint each, before the track (GPX 1.1's order), read
+  /// back as written.
+  @Test func gpxWaypointsComeBeforeTheTrackAndReadBack() throws {
+    let files = try RouteFileFixture()
+    defer { files.remove() }
+    var track = Self.sample
+    track.name = nil
+    track.waypoints = [
+      Waypoint(
+        coordinate: GeoCoordinate(latitude: 51.5107, longitude: -0.12),
+        time: Date(timeIntervalSince1970: 1_795_987_900),
+        name: "Stop 1", description: "5 min"),
+      Waypoint(
+        coordinate: GeoCoordinate(latitude: 51.5593, longitude: -0.12),
+        time: Date(timeIntervalSince1970: 1_795_988_500),
+        name: "Stop <2> & co", description: "4 min · still stopped when the shift ended"),
+    ]
+    let text = RouteFile.text(of: track, as: .gpx)
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(
+      Array(lines[2...4]) == [
+        #"  <wpt lat="51.5107" lon="-0.12"><time>2026-11-29T21:31:40.000Z</time><name>Stop 1</name>"#
+          + "<desc>5 min</desc></wpt>",
+        #"  <wpt lat="51.5593" lon="-0.12"><time>2026-11-29T21:41:40.000Z</time><name>Stop &lt;2&gt; &amp; co</name>"#
+          + "<desc>4 min · still stopped when the shift ended</desc></wpt>",
+        "  <trk>",
+      ])
+    #expect(try RouteFile.readTrack(atPath: try files.write("stops.gpx", text)) == track)
+  }
+
   @Test func geoJSONRoundTripGivesBackTheTrack() throws {
     let files = try RouteFileFixture()
     defer { files.remove() }

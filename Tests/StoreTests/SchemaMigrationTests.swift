@@ -15,10 +15,10 @@ import Testing
     let file = try TemporaryStoreFile("migrate")
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 0)
-    #expect(store.openReport.schemaVersion == 5)
+    #expect(store.openReport.schemaVersion == 6)
     #expect(store.openReport.wasMigrated)
     #expect(store.openReport.movedAside == nil)
-    #expect(try store.database.scalarInt64("PRAGMA user_version") == 5)
+    #expect(try store.database.scalarInt64("PRAGMA user_version") == 6)
     // A new file's samples table has no AUTOINCREMENT, so a commit leaves sqlite_sequence
     // alone.
     #expect(try !Self.samplesTableAutoincrements(store))
@@ -27,7 +27,7 @@ import Testing
     #expect(tables == ["capture_sessions", "samples", "shifts"])
     let indexes = try store.database.textColumn(
       "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
-    #expect(indexes == ["samples_by_shift", "shifts_single_open"])
+    #expect(indexes == ["samples_by_shift", "shifts_being_deleted", "shifts_single_open"])
     let triggers = try store.database.textColumn(
       "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
     #expect(triggers == [])
@@ -41,7 +41,7 @@ import Testing
     #expect(
       shiftColumns == [
         "id", "started_at_ms", "ended_at_ms", "maximum_sample_interval", "imported_from", "started_by",
-        "ended_by",
+        "ended_by", "deleting",
       ])
     let sessionColumns = try store.database.textColumn(
       "SELECT name FROM pragma_table_info('capture_sessions') ORDER BY cid")
@@ -69,7 +69,7 @@ import Testing
     }
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 1)
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 5"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 6"])
     let samples = try store.samples(ofShift: 1)
     #expect(samples.count == 3)
     #expect(samples.allSatisfy { !$0.isHeld && !$0.isAccuracyAssumed })
@@ -106,7 +106,7 @@ import Testing
     }
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 2)
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 2 to 5"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 2 to 6"])
     let shifts = try store.shifts()
     #expect(shifts.map(\.startedBy) == [.manual, .imported, .manual])
     #expect(shifts.map(\.endedBy) == [.manual, .imported, nil])
@@ -144,7 +144,7 @@ import Testing
   @Test func theMigrationIsReportedForTheLog() throws {
     let file = try TemporaryStoreFile("report")
     let store = try file.open()
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 5"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 6"])
   }
 
   @Test func aDatabaseThatCannotBeCreatedGivesATypedError() throws {
@@ -175,7 +175,7 @@ import Testing
       _ = try store.startShift(at: at(1_700_000_000))
     }
     let store = try file.open()
-    #expect(store.openReport.foundSchemaVersion == 5)
+    #expect(store.openReport.foundSchemaVersion == 6)
     #expect(!store.openReport.wasMigrated)
     #expect(store.openReport.messages.isEmpty)
     #expect(try store.shifts().map(\.id) == [1])
@@ -193,13 +193,13 @@ import Testing
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
     let namesBefore = try file.fileNames()
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 5)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 6)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
     #expect(try file.fileNames() == namesBefore)
-    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 5).description
-    #expect(message.contains("schema version 7, newer than the 5"))
+    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 6).description
+    #expect(message.contains("schema version 7, newer than the 6"))
     #expect(message.contains("left unchanged"))
   }
 
@@ -209,15 +209,15 @@ import Testing
     // A newer DashPilot still running: its version bump sits in the log, not yet in the file.
     let newer = try Database(path: file.path)
     try newer.execute("PRAGMA wal_autocheckpoint = 0")
-    try newer.execute("PRAGMA user_version = 6")
+    try newer.execute("PRAGMA user_version = 7")
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
-    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 5))
+    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 6))
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 6, supported: 5)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 6)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
-    #expect(try newer.scalarInt64("PRAGMA user_version") == 6)
+    #expect(try newer.scalarInt64("PRAGMA user_version") == 7)
   }
 
   @Test func theSchemaAllowsOnlyOneOpenShift() throws {

@@ -15,7 +15,7 @@ struct CommandIntakeTests {
     InboundCommand(topic: Self.topic, payload: Array(text.utf8), size: text.utf8.count, retained: retained)
   }
 
-  func judged(_ text: String, allowed: Set<ControlCommand> = UplinkConfiguration.defaultAllowedCommands)
+  func judged(_ text: String, allowed: Set<ControlCommand.Kind> = UplinkConfiguration.defaultAllowedCommands)
     -> CommandIntake.Decision
   {
     var intake = CommandIntake(allowed: allowed)
@@ -72,13 +72,19 @@ struct CommandIntakeTests {
 
   @Test("what cannot be answered is logged with its code; what can is answered and not logged")
   func logging() {
-    guard case .refuse(_, _, let unanswerable) = judged("{not json") else { return }
     #expect(
-      unanswerable
-        == "uplink: refused a message of 9 bytes on dashpilot/van-7/command without a reply (no id could be read): "
-        + "not_json: the request is not valid JSON")
-    guard case .refuse(_, _, let answerable) = judged(#"{"v":2,"id":"a","cmd":"status"}"#) else { return }
-    #expect(answerable == nil)
+      judged("{not json")
+        == .refuse(
+          id: nil, ControlError(.notJSON, "the request is not valid JSON"),
+          log:
+            "uplink: refused a message of 9 bytes on dashpilot/van-7/command without a reply (no id could be read): "
+            + "not_json: the request is not valid JSON"))
+    #expect(
+      judged(#"{"v":2,"id":"a","cmd":"status"}"#)
+        == .refuse(
+          id: "a",
+          ControlError(.unsupportedVersion, "protocol version 2 is not supported; this daemon speaks version 1"),
+          log: nil))
   }
 
   @Test("not_allowed is logged once per command name")
@@ -105,6 +111,20 @@ struct CommandIntakeTests {
         "uplink: refused navigate over MQTT (command \"c2\"): [Uplink] AllowedCommands= does not list it;"
           + " further navigate commands are refused without a log line", nil,
       ])
+  }
+
+  @Test("a report's route in \"more\" parts is refused as an import's and a route load's are")
+  func reportInParts() {
+    #expect(
+      judged(
+        #"{"v":1,"id":"p","cmd":"report","args":{"id":3,"route":[{"lat":1,"lon":2}],"more":true}}"#,
+        allowed: [.report])
+        == .refuse(
+          id: "p",
+          ControlError(
+            .badArguments,
+            "report: a fleet command carries the whole of it in one message (up to 1 MiB); \"more\" parts are for the control socket's 64 KiB lines"
+          ), log: nil))
   }
 
   @Test("a retained message is refused, not run")

@@ -107,7 +107,7 @@ import Testing
     let outbox = try database.open(vehicle: "van-7")
     #expect(
       try DaemonDatabaseProbe.query(database.path, "SELECT version FROM schema_extensions WHERE name = 'uplink_outbox'")
-        == ["2"])
+        == ["\(Outbox.schema.latestVersion)"])
     let reply = CommandReply(id: "x", answer: .failure(ControlError(.expired, "late")))
     try outbox.enqueue(.reply(reply), queuedAt: t0)
     let entries = try outbox.peek(limit: 5)

@@ -14,7 +14,7 @@ final class EventCollector: @unchecked Sendable {
   func append(_ event: MQTTEvent) { lock.withLock { collected.append(event) } }
 }
 
-@Suite(.timeLimit(.minutes(1)), .requiresMosquitto) struct MQTTPublisherTests {
+@Suite(.timeLimit(.minutes(3)), .requiresMosquitto) struct MQTTPublisherTests {
   @Test func aPublishIsAcknowledgedByItsMessageID() async throws {
     let directory = try TestPaths.temporaryDirectory("uplink-publisher")
     defer { try? FileManager.default.removeItem(at: directory) }

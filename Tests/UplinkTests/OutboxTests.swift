@@ -29,7 +29,7 @@ func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage
   var builder = RouteBuilder(session: CaptureSessionID("cs-1"))
   for _ in 1..<(count * size) { builder.drive(12) }
   return (0..<count).map { index in
-    .samples(SampleBatch(shiftID: shiftID, samples: Array(builder.samples[(index * size)..<((index + 1) * size)])))
+    .samples(CommittedSamples(shiftID: shiftID, samples: Array(builder.samples[(index * size)..<((index + 1) * size)])))
   }
 }
 

@@ -21,7 +21,8 @@ import Testing
         horizontalAccuracy: 7.25,
         captureSessionID: CaptureSessionID("cs-2")),
     ]
-    let payload = encoder.encode(.samples(SampleBatch(shiftID: 42, samples: samples)), sequence: 17, queuedAt: t0 + 2)
+    let payload = encoder.encode(
+      .samples(CommittedSamples(shiftID: 42, samples: samples)), sequence: 17, queuedAt: t0 + 2)
     #expect(
       text(payload)
         == #"{"schema":"dashpilot.samples/1","key":"van-7/42/17","vehicle":"van-7","shift":42,"sequence":17,"#
@@ -35,7 +36,8 @@ import Testing
     let sample = RouteSample(
       timestamp: t0, coordinate: GeoCoordinate(latitude: 51.5, longitude: -0.12), horizontalAccuracy: 25, speed: 0.3,
       captureSessionID: CaptureSessionID("cs-1"), isHeld: true, isAccuracyAssumed: true)
-    let payload = encoder.encode(.samples(SampleBatch(shiftID: 42, samples: [sample])), sequence: 3, queuedAt: t0 + 1)
+    let payload = encoder.encode(
+      .samples(CommittedSamples(shiftID: 42, samples: [sample])), sequence: 3, queuedAt: t0 + 1)
     #expect(
       text(payload).hasSuffix(
         #""samples":[{"time":"2023-11-14T22:13:20.000Z","lat":51.5000000,"lon":-0.1200000,"accuracy":25.0,"speed":0.30,"held":true,"accuracy_assumed":true}]}"#
@@ -112,7 +114,7 @@ import Testing
       timestamp: Date(timeIntervalSince1970: .infinity), coordinate: GeoCoordinate(latitude: .nan, longitude: 1e300),
       horizontalAccuracy: -.infinity, captureSessionID: CaptureSessionID("a\"b\\c\n\u{01}"))
     #expect(
-      text(encoder.encode(.samples(SampleBatch(shiftID: 1, samples: [wild])), sequence: 1, queuedAt: t0))
+      text(encoder.encode(.samples(CommittedSamples(shiftID: 1, samples: [wild])), sequence: 1, queuedAt: t0))
         == #"{"schema":"dashpilot.samples/1","key":"van-7/1/1","vehicle":"van-7","shift":1,"sequence":1,"#
         + #""queued_at":"2023-11-14T22:13:20.000Z","capture_session":"a\"b\\c\n\u0001","samples":["#
         + #"{"time":null,"lat":null,"lon":null,"accuracy":null}]}"#)

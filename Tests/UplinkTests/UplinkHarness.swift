@@ -1,6 +1,7 @@
 import DashPilotCore
 import Dispatch
 import Foundation
+import PlatformSupport
 import TestSupport
 import Testing
 
@@ -24,10 +25,15 @@ final class UplinkHarness: @unchecked Sendable {
   let configuration: UplinkConfiguration
   let maxInFlight: Int
   let acknowledgementTimeout: TimeInterval
+  let clocks: Clocks
   private var service: UplinkService?
 
-  init(configuration: UplinkConfiguration, maxInFlight: Int = 8, acknowledgementTimeout: TimeInterval = 60) throws {
+  init(
+    configuration: UplinkConfiguration, maxInFlight: Int = 8, acknowledgementTimeout: TimeInterval = 60,
+    clocks: Clocks = .system
+  ) throws {
     self.acknowledgementTimeout = acknowledgementTimeout
+    self.clocks = clocks
     try configuration.validate()
     self.configuration = configuration
     self.maxInFlight = maxInFlight
@@ -43,7 +49,7 @@ final class UplinkHarness: @unchecked Sendable {
       let logs = self.logs
       let service = UplinkService(
         configuration: configuration, outbox: outbox, queue: queue, maxInFlight: maxInFlight,
-        acknowledgementTimeout: acknowledgementTimeout, log: { logs.append($0) })
+        acknowledgementTimeout: acknowledgementTimeout, clocks: clocks, log: { logs.append($0) })
       self.service = service
       try service.start()
     }

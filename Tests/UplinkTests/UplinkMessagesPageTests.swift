@@ -74,7 +74,7 @@ struct UplinkMessagesPageTests {
         horizontalAccuracy: 7.25, captureSessionID: CaptureSessionID("cs-2")),
     ]
     payloads.append(
-      text(encoder.encode(.samples(SampleBatch(shiftID: 42, samples: samples)), sequence: 17, queuedAt: t0 + 2)))
+      text(encoder.encode(.samples(CommittedSamples(shiftID: 42, samples: samples)), sequence: 17, queuedAt: t0 + 2)))
     let distance = RouteDistance(
       metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)
     let report = try #require(

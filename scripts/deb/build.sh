@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `make deb`: the Debian package of dashpilotd and dashpilotctl, for the architecture of
-# the machine that builds it (dpkg --print-architecture), written to
-# .build/deb/dashpilot_VERSION_ARCH.deb; the path is the last line printed.
+# `make deb`: the Debian package of dashpilotd and dashpilotctl (which is also the route
+# reader dashpilotd runs, under that name), for the architecture of the machine that
+# builds it (dpkg --print-architecture), written to .build/deb/dashpilot_VERSION_ARCH.deb;
+# the path is the last line printed.
 #
 #   VERSION      Sources/DashPilotCore/Version.swift, what `dashpilotd --version` prints;
 #                scripts/deb/changelog's newest entry must say the same.
@@ -43,7 +44,6 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(dpkg-parsechangelog -l scripts/d
 echo "building dashpilotd and dashpilotctl $version (release, static Swift runtime) for $arch"
 $SWIFT build -c release --static-swift-stdlib --product dashpilotd
 $SWIFT build -c release --static-swift-stdlib --product dashpilotctl
-$SWIFT build -c release --static-swift-stdlib --product dashpilot-route-reader
 bin=$($SWIFT build -c release --static-swift-stdlib --show-bin-path)
 # The version the daemon reports is the one being packaged.
 reported=$("$bin/dashpilotd" --version)
@@ -60,10 +60,12 @@ mkdir -p "$root/DEBIAN" "$stage/src/debian/curl-stub"
 # Stripped as dh_strip strips executables.
 install -D -m 0755 "$bin/dashpilotd" "$root/usr/sbin/dashpilotd"
 install -D -m 0755 "$bin/dashpilotctl" "$root/usr/bin/dashpilotctl"
-# Not a command of its own: dashpilotd runs it (found at ../libexec/dashpilot from /usr/sbin).
-reader=$root/usr/libexec/dashpilot/dashpilot-route-reader
-install -D -m 0755 "$bin/dashpilot-route-reader" "$reader"
-strip --remove-section=.comment --remove-section=.note "$root/usr/sbin/dashpilotd" "$root/usr/bin/dashpilotctl" "$reader"
+strip --remove-section=.comment --remove-section=.note "$root/usr/sbin/dashpilotd" "$root/usr/bin/dashpilotctl"
+# The route reader dashpilotd runs for a route sent inline (found at ../libexec/dashpilot
+# from /usr/sbin) is dashpilotctl called by that name: each static executable carries the
+# Swift runtime (about 12 MB), so a link instead of a third executable keeps one copy.
+install -d -m 0755 "$root/usr/libexec/dashpilot"
+ln -s ../../bin/dashpilotctl "$root/usr/libexec/dashpilot/dashpilot-route-reader"
 install -d -m 0755 "$root/usr/lib/systemd/system"
 sed 's|^ExecStart=/usr/local/bin/dashpilotd|ExecStart=/usr/sbin/dashpilotd|' systemd/dashpilotd.service \
   >"$root/usr/lib/systemd/system/dashpilotd.service"
@@ -113,8 +115,7 @@ cp scripts/deb/control "$stage/src/debian/control"
 cp scripts/deb/changelog "$stage/src/debian/changelog"
 (
   cd "$stage/src"
-  dpkg-shlibdeps -Tdebian/substvars debian/dashpilot/usr/sbin/dashpilotd debian/dashpilot/usr/bin/dashpilotctl \
-    debian/dashpilot/usr/libexec/dashpilot/dashpilot-route-reader
+  dpkg-shlibdeps -Tdebian/substvars debian/dashpilot/usr/sbin/dashpilotd debian/dashpilot/usr/bin/dashpilotctl
   # (--warnings=6: the stub is in no package directory, as it is in no package.)
   dpkg-shlibdeps -Tdebian/substvars -pcurl -xlibc6 --warnings=6 debian/curl-stub/curl-stub
   # What dh_installsysusers adds: the postinst runs systemd-sysusers.

@@ -3,7 +3,7 @@
 #
 # 1. `make deb`, and a second package with a higher version from the same tree
 #    (DEB_VERSION=VERSION+systemtest1); the first checked on the host: file name and
-#    fields, Depends against what the binaries really load (readelf, ldconfig, dpkg -S)
+#    fields (Installed-Size under 40 MB), Depends against what the binaries really load (readelf, ldconfig, dpkg -S)
 #    plus libcurl, the conffile, the file list and modes, the maintainer scripts against
 #    debhelper's own autoscripts, the manual pages with man -l, lintian.
 # 2. In a chroot of a plain Debian 12 (not booted: no systemd running), apt-get install
@@ -76,6 +76,9 @@ field() { dpkg-deb -f "$1" "$2"; }
 check "Package, Version, Architecture" expect_equal "dashpilot $version $arch" \
   bash -c "echo \$(dpkg-deb -f '$deb' Package Version Architecture | cut -d' ' -f2)"
 check "dpkg orders the upgrade above the release" dpkg --compare-versions "$upgrade_version" gt "$version"
+# Every executable links FoundationEssentials alone (no Foundation, no ICU data): 60 MB
+# each for dashpilotctl and the route reader when they linked all of Foundation.
+check "Installed-Size is under 40 MB" test "$(field "$deb" Installed-Size)" -lt 40960
 check "Recommends: gpsd" expect_equal "gpsd" field "$deb" Recommends
 check "Suggests: espeak-ng, mosquitto-clients" expect_equal "espeak-ng, mosquitto-clients" field "$deb" Suggests
 
@@ -93,8 +96,7 @@ owner_of() {  # owner_of PATH: the package that ships the library at PATH (dpkg 
 }
 depends_check() {
   local expected=() soname path binary
-  for binary in "$work/extracted/usr/sbin/dashpilotd" "$work/extracted/usr/bin/dashpilotctl" \
-    "$work/extracted/usr/libexec/dashpilot/dashpilot-route-reader"; do
+  for binary in "$work/extracted/usr/sbin/dashpilotd" "$work/extracted/usr/bin/dashpilotctl"; do
     while read -r soname; do
       # Where the loader finds it for this binary (ldd), whatever the architecture.
       path=$(ldd "$binary" | awk -v s="$soname" '$1 == s && $2 == "=>" { print $3; exit } $1 ~ ("/" s "$") { print $1; exit }')
@@ -121,7 +123,7 @@ expected_files="-rw-r--r-- root/root ./etc/dashpilot/dashpilot.conf
 -rw-r--r-- root/root ./usr/lib/systemd/system/dashpilotd.service
 -rw-r--r-- root/root ./usr/lib/sysusers.d/dashpilot.conf
 -rw-r--r-- root/root ./usr/lib/tmpfiles.d/dashpilot.conf
--rwxr-xr-x root/root ./usr/libexec/dashpilot/dashpilot-route-reader
+lrwxrwxrwx root/root ./usr/libexec/dashpilot/dashpilot-route-reader
 -rwxr-xr-x root/root ./usr/sbin/dashpilotd
 -rw-r--r-- root/root ./usr/share/bash-completion/completions/dashpilotctl
 -rw-r--r-- root/root ./usr/share/doc/dashpilot/changelog.gz
@@ -132,6 +134,8 @@ expected_files="-rw-r--r-- root/root ./etc/dashpilot/dashpilot.conf
 -rw-r--r-- root/root ./usr/share/man/man8/dashpilotd.8.gz"
 check "the files, their modes and owners" expect_equal "$expected_files" \
   bash -c "dpkg-deb -c '$deb' | grep -v '^d' | awk '{ print \$1, \$2, \$6 }' | sort -k3"
+check "the route reader is dashpilotctl under its name (one copy of the Swift runtime)" \
+  expect_equal "../../bin/dashpilotctl" readlink "$work/extracted/usr/libexec/dashpilot/dashpilot-route-reader"
 check "the unit starts /usr/sbin/dashpilotd" expect_output '^ExecStart=/usr/sbin/dashpilotd --config /etc/dashpilot/dashpilot.conf$' \
   cat "$work/extracted/usr/lib/systemd/system/dashpilotd.service"
 man_check() {
@@ -211,6 +215,9 @@ no_daemon_in_chroot() {
 check "nothing was started in the chroot" no_daemon_in_chroot
 check "dashpilotd runs with the libraries the package depends on" expect_equal "dashpilotd $version" in_chroot dashpilotd --version
 check "dashpilotctl runs with them too" expect_equal "dashpilotctl $version" in_chroot dashpilotctl --version
+check "the route reader dashpilotd runs reads a route" expect_equal '[{"lat":1.0,"lon":2.0},{"lat":1.01,"lon":2.0}]' \
+  bash -c "printf '%s' '<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"1.01\" lon=\"2\"/></rte></gpx>' |
+    chroot '$chroot_root' /usr/libexec/dashpilot/dashpilot-route-reader gpx args.gpx"
 check "the dependencies came from Debian's archive" expect_output '^Get:[0-9]+ .*(libinih1|libmosquitto1)' cat "$work/chroot-install.log"
 umount -R "$chroot_root/dev" "$chroot_root/proc" 2>/dev/null || true
 

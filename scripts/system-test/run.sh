@@ -4,7 +4,9 @@
 # `make install DESTDIR=...`, starts gpsd fed by gpsfake on a private port, and checks
 # the daemon against a real systemd: start (READY=1), dashpilotctl status, the journal,
 # a shift recorded through gpsfake (a capture session, its journal lines, a new session
-# after a restart), restart, a clean stop. Ends with "N passed, M failed" and a non-zero status on failure.
+# after a restart), restart, a clean stop; then a start on a year of shifts (250 working
+# days of 8 h at 1 Hz, scripts/history), which must reach active within the unit's
+# TimeoutStartSec. Ends with "N passed, M failed" and a non-zero status on failure.
 #
 # The Debian root is debootstrapped once and cached outside the repository, keyed by
 # its package list (DASHPILOT_SYSTEMTEST_CACHE, default /var/cache/dashpilot-systemtest);
@@ -18,8 +20,9 @@ test_name=system-test
 . "$repo/scripts/system-test/lib.sh"
 # gpsfake itself comes from the host's gpsd-clients (whose GTK dependencies do not
 # configure under debootstrap); python3-gps and python3-distutils are what it imports.
-# libcurl4 (dashpilotd's routing client), libmosquitto1 (its fleet uplink) and libxml2 (the GPX reader of dashpilotctl and dashpilot-route-reader, through
-# FoundationXML) are what the static binaries still load from the box. man-db lets
+# libcurl4 (dashpilotd's routing client), libmosquitto1 (its fleet uplink) and libxml2
+# (the GPX reader of dashpilotctl, also dashpilot-route-reader) are what the static
+# binaries still load from the box. man-db lets
 # systemd-analyze verify find the manual pages the unit's Documentation= names.
 packages="systemd,dbus,gpsd,python3-gps,python3-distutils,libinih1,libsqlite3-0,libstdc++6,libcurl4,libxml2,libmosquitto1,man-db"
 fixture=${DASHPILOT_SYSTEMTEST_LOG:-$shared/gpsd-logs/bu303-moving.log}
@@ -48,6 +51,22 @@ port=$(( 40000 + RANDOM % 20000 ))
 sed -i "s|^#Address=localhost:2947|Address=127.0.0.1:$port|; s|^Start=movement|Start=manual|" "$root/etc/dashpilot/dashpilot.conf"
 grep -q "^Address=127.0.0.1:$port" "$root/etc/dashpilot/dashpilot.conf" || die "could not point the configuration at gpsd"
 prepare_for_boot "$root"
+# A year of 1 Hz shifts for the start-up check at the end (250 working days of 8 h, written
+# through the store's own code by scripts/history), made outside the container once and
+# cached beside the Debian root. DASHPILOT_SYSTEMTEST_HISTORY gives make-history.sh other
+# options (the issue's longer histories: "--shifts 375" for 18 months, "--rate 2").
+history_options=${DASHPILOT_SYSTEMTEST_HISTORY:---rate 1 --shifts 250 --hours 8 --seed 1}
+history=${DASHPILOT_SYSTEMTEST_HISTORY:+the history of shifts}
+history=${history:-a year of shifts}
+log "a history of shifts ($history_options; scripts/history/make-history.sh, cached in $cache)"
+# shellcheck disable=SC2086 # the options are words
+DASHPILOT_HISTORY_CACHE=$cache "$repo/scripts/history/make-history.sh" --file "$work/year.sqlite" \
+  $history_options --json >"$work/history.json" 2>"$work/history.log" \
+  || { cat "$work/history.log" "$work/history.json"; die "could not write the history of shifts"; }
+history_fact() { python3 -c "import json, sys; h = json.load(open(sys.argv[1])); print($1)" "$work/history.json"; }
+newest_shift=$(history_fact 'h["counts"]["lastShiftID"]')
+log "the history: $(history_fact '"%d shifts, %d samples, %d MB, written in %.1f s on %s" % (h["counts"]["shifts"],
+  h["counts"]["samples"], h["bytes"] / 1e6, h["seconds"], h["generatedOn"])')"
 install -D -m 0755 /usr/bin/gpsfake "$root/usr/local/bin/gpsfake"
 install -D -m 0644 "$fixture" "$root/opt/dashpilot/fixture.log"
 
@@ -144,6 +163,36 @@ check "the socket was removed" in_container test ! -e /run/dashpilot/control.soc
 check "dashpilotctl now says how to start it (exit 3)" bash -c "
   out=\$(nsenter -t $container_pid -a dashpilotctl status 2>&1); rc=\$?
   echo \"\$out\"; [ \$rc -eq 3 ] && grep -q 'sudo systemctl start dashpilotd' <<<\"\$out\""
+
+# --- A year on the box ------------------------------------------------------------------
+# The unit on a file holding a year of shifts, as the unit ships (the 2 s watchdog drop-in
+# removed): it must reach active within its own start limit, or systemd kills the start
+# and the box never records again. The file is owned by the service user and its pages are
+# dropped from the page cache first (a per-file cold cache: the start reads it from the disk).
+rm -f "$root/etc/systemd/system/dashpilotd.service.d/50-system-test-watchdog.conf"
+in_container systemctl daemon-reload
+start_limit=$(in_container systemctl show -p TimeoutStartUSec --value dashpilotd)
+rm -f "$root/var/lib/dashpilot/dashpilot.sqlite" "$root/var/lib/dashpilot/dashpilot.sqlite-wal" \
+  "$root/var/lib/dashpilot/dashpilot.sqlite-shm"
+cp "$work/year.sqlite" "$root/var/lib/dashpilot/dashpilot.sqlite"
+in_container chown dashpilot:dashpilot /var/lib/dashpilot/dashpilot.sqlite
+in_container chmod 0640 /var/lib/dashpilot/dashpilot.sqlite
+sync
+python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' \
+  "$root/var/lib/dashpilot/dashpilot.sqlite"
+log "its file: $(du -m "$root/var/lib/dashpilot/dashpilot.sqlite" | cut -f1) MB, \
+$(fincore --noheadings --output RES "$root/var/lib/dashpilot/dashpilot.sqlite" 2>/dev/null || echo '?') of it in the page cache"
+year_started=$(date +%s%N)
+check "on $history, systemctl start returns once READY=1 (TimeoutStartSec=$start_limit)" \
+  in_container timeout 120 systemctl start dashpilotd
+year_ms=$(( ($(date +%s%N) - year_started) / 1000000 ))
+log "systemctl start dashpilotd on $history took $((year_ms / 1000)).$(printf '%03d' $((year_ms % 1000))) s (TimeoutStartSec=$start_limit)"
+check "dashpilotd is active on $history" expect_output '^active$' in_container systemctl is-active dashpilotd
+check "systemd did not time its start out (Result=success)" expect_output '^Result=success$' \
+  in_container systemctl show -p Result dashpilotd
+check "dashpilotctl shifts lists its newest shift" expect_output "^ *#$newest_shift " \
+  in_container dashpilotctl shifts --limit 1
+check "systemctl stop dashpilotd on $history" in_container timeout 30 systemctl stop dashpilotd
 
 power_off
 finish

@@ -15,6 +15,8 @@ import GPSD
 /// - The shift starts at the first fix and ends at the latest, unless `Options.window`
 ///   gives the shift's window: a recording that starts late or stops early within it shows
 ///   a gap there.
+/// - With `Options.stops`, the kept and held samples go through `StopPolicy` (with the
+///   window, when given), as `shift show` finds a shift's stops in its rows.
 /// - With `Options.shifts`, the same samples also go through `ShiftPolicy` (`ShiftRecorder`,
 ///   into a temporary database of their own), and the result lists the shifts it made.
 /// - Time: a log holds no arrival times, only fix times. Replay treats each fix as arriving
@@ -33,17 +35,21 @@ public struct GPSDLogReplay {
     public var route: ReplayRoute?
     /// Shifts as `[Shift] Start=movement` makes them, if asked for.
     public var shifts: ShiftPolicy.Configuration?
+    /// The stops, if asked for, found with this policy.
+    public var stops: StopPolicy?
 
     public init(
       filter: RouteSampleFilter.Configuration = .init(),
       maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval,
-      window: DateInterval? = nil, route: ReplayRoute? = nil, shifts: ShiftPolicy.Configuration? = nil
+      window: DateInterval? = nil, route: ReplayRoute? = nil, shifts: ShiftPolicy.Configuration? = nil,
+      stops: StopPolicy? = nil
     ) {
       self.filter = filter
       self.maximumSampleInterval = maximumSampleInterval
       self.window = window
       self.route = route
       self.shifts = shifts
+      self.stops = stops
     }
   }
 
@@ -151,6 +157,7 @@ public struct GPSDLogReplay {
     return ReplayResult(
       lines: lines, skippedLines: skippedLines, statistics: service.statistics,
       distance: distance, samples: accepted, guidance: guidance?.outcome, shifts: found,
+      stops: options.stops?.stops(in: accepted, window: options.window),
       storeFailure: failure ?? shifts?.failure)
   }
 
@@ -183,6 +190,9 @@ public struct ReplayResult: Sendable {
   public var guidance: ReplayGuidanceOutcome?
   /// The shifts `ShiftPolicy` made of the log, oldest first, when `Options.shifts` asked.
   public var shifts: [ReplayShift]?
+  /// The stops `StopPolicy` found in the kept and held samples, oldest first, when
+  /// `Options.stops` asked.
+  public var stops: [Stop]?
   /// Why the temporary database could not keep or measure the samples, if it could not:
   /// the figure is then not the log's.
   public var storeFailure: String?

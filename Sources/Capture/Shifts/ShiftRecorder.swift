@@ -33,7 +33,8 @@ public final class ShiftRecorder: CaptureStoreSink {
   public private(set) var policy: ShiftPolicy
   public private(set) var changes: [Change] = []
   /// The last store error met outside a save (a session's record, a shift's figure).
-  public private(set) var lastError: StoreError?
+  public var lastError: StoreError? { figureError ?? sessions.lastError }
+  private var figureError: StoreError?
   private let batchPolicy: SampleBatchPolicy
   private let maximumSampleInterval: TimeInterval
   /// The time the batches judge "a second" by: the daemon's wall clock, or a replayed
@@ -47,8 +48,8 @@ public final class ShiftRecorder: CaptureStoreSink {
   private var unrecorded: [CaptureSessionID: (at: Date?, reason: SessionStartReason)] = [:]
   /// Sessions the store holds and has not seen end, with the shift they last wrote into.
   private var recorded: [CaptureSessionID: Int64] = [:]
-  /// A session's record could not be written: `retryAfterFailure` writes what is owed.
-  private var owesSessionRecord = false
+  /// The sessions' records, and the ones the file still owes (`retryAfterFailure` writes them).
+  private var sessions = SessionRecords()
 
   /// Records into `store`; a shift already open there (a restart) is resumed as it was
   /// started, waiting for a fix to decide whether it goes on.
@@ -177,7 +178,8 @@ public final class ShiftRecorder: CaptureStoreSink {
     for sample in samples {
       if let session = sample.captureSessionID {
         if let start = unrecorded.removeValue(forKey: session) {
-          record { () throws(StoreError) in
+          let store = store
+          sessions.record { () throws(StoreError) in
             try store.beginCaptureSession(
               session, at: start.at ?? sample.timestamp, shiftID: shiftID, reason: start.reason.code)
           }
@@ -198,7 +200,7 @@ public final class ShiftRecorder: CaptureStoreSink {
     do {
       distance = try store.recordedDistance(ofShift: ended.id)
     } catch {
-      lastError = error
+      figureError = error
     }
     changes.append(.ended(ended, distance: distance))
   }
@@ -216,9 +218,7 @@ public final class ShiftRecorder: CaptureStoreSink {
     // What the session kept is written before its end is recorded; a failure here is
     // reported by the next save, which meets the same store.
     _ = try? open?.flush()
-    record { () throws(StoreError) in
-      try store.endCaptureSession(session, at: at ?? now(), reason: reason.code, shiftID: shiftID)
-    }
+    sessions.sessionEnded(session, reason: reason, at: at ?? now(), shiftID: shiftID, in: store)
   }
 
   @discardableResult
@@ -235,20 +235,10 @@ public final class ShiftRecorder: CaptureStoreSink {
   /// (capture holds no session meanwhile, so any session still marked running is the one
   /// the failure ended), a real write that shows whether the disk takes pages again.
   public func retryAfterFailure() throws(StoreError) {
-    guard owesSessionRecord else { return }
+    guard sessions.isOwed else { return }
     let lastWritten = (try? open?.lastRetainedSample())?.timestamp
-    try store.endRunningCaptureSessions(at: lastWritten ?? now(), reason: SessionEndReason.saveFailed("").code)
+    _ = try sessions.settle(in: store, at: lastWritten ?? now())
     recorded = [:]
-    owesSessionRecord = false
-    lastError = nil
-  }
-
-  private func record(_ body: () throws(StoreError) -> Void) {
-    do {
-      try body()
-    } catch {
-      lastError = error
-      owesSessionRecord = true
-    }
+    figureError = nil
   }
 }

@@ -10,9 +10,11 @@ public final class StoreSampleSink: SampleSink {
   /// The time the batch policy judges "a second" by: the daemon's clock, or the fix times
   /// of a replayed log.
   private let now: () -> Date
+  /// The sessions' records, and the ones the file still owes.
+  private var sessions = SessionRecords()
   /// The last store error met outside a save (recording a session's start or end), for
   /// status; saves report theirs to capture by throwing.
-  public private(set) var lastError: StoreError?
+  public var lastError: StoreError? { sessions.lastError }
 
   public init(batch: SampleBatch, now: @escaping () -> Date) {
     self.batch = batch
@@ -44,8 +46,9 @@ public final class StoreSampleSink: SampleSink {
   }
 
   public func captureSessionStarted(_ session: CaptureSessionID, reason: SessionStartReason, at: Date?) {
-    record { () throws(StoreError) in
-      try batch.store.beginCaptureSession(session, at: at ?? now(), shiftID: batch.shiftID, reason: reason.code)
+    let (store, shiftID, at) = (batch.store, batch.shiftID, at ?? now())
+    sessions.record { () throws(StoreError) in
+      try store.beginCaptureSession(session, at: at, shiftID: shiftID, reason: reason.code)
     }
   }
 
@@ -53,24 +56,8 @@ public final class StoreSampleSink: SampleSink {
     // What the session kept is written before its end is recorded; a failure here is
     // reported by the next save, which meets the same store.
     _ = try? batch.flush()
-    record { () throws(StoreError) in
-      try batch.store.endCaptureSession(
-        session, at: at ?? now(), reason: reason.code, device: reason.device, shiftID: batch.shiftID)
-    }
+    sessions.sessionEnded(session, reason: reason, at: at ?? now(), shiftID: batch.shiftID, in: batch.store)
   }
-
-  private func record(_ body: () throws(StoreError) -> Void) {
-    do {
-      try body()
-    } catch {
-      lastError = error
-      owesSessionRecord = true
-    }
-  }
-
-  /// Whether a session's start or end could not be recorded (typically the end of the
-  /// session a full disk ended): the file still owes it.
-  private var owesSessionRecord = false
 
   /// Tries the store again after a failed save, by writing what the file still owes: the
   /// end of the session the failure ended (capture holds no session meanwhile, so any
@@ -79,11 +66,8 @@ public final class StoreSampleSink: SampleSink {
   /// owed there is nothing to try, and capture tries with its next sample. Throws the
   /// store's error while it still fails.
   public func retryAfterFailure() throws(StoreError) {
-    guard owesSessionRecord else { return }
+    guard sessions.isOwed else { return }
     let lastKept = (try? batch.lastSample())?.timestamp
-    try batch.store.endRunningCaptureSessions(
-      at: lastKept ?? now(), reason: SessionEndReason.saveFailed("").code)
-    owesSessionRecord = false
-    lastError = nil
+    _ = try sessions.settle(in: batch.store, at: lastKept ?? now())
   }
 }

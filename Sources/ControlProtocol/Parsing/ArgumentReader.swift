@@ -1,4 +1,5 @@
 import DashPilotCore
+import FoundationEssentials
 
 /// Why an argument was refused, as a phrase naming the argument.
 struct ArgumentFailure: Error {
@@ -8,7 +9,7 @@ struct ArgumentFailure: Error {
 /// Reads one command's arguments strictly: the right types, values in range, and no
 /// argument the command does not take (a typo is an error, not silently ignored).
 struct ArgumentReader {
-  let command: ControlCommand
+  let kind: ControlCommand.Kind
   let members: [String: JSONValue]
   private var consumed: Set<String> = []
 
@@ -16,18 +17,37 @@ struct ArgumentReader {
   /// refused (the server also counts across parts).
   static let maximumPointsPerPart = 20_000
 
-  init(command: ControlCommand, members: [String: JSONValue]) {
-    self.command = command
+  init(kind: ControlCommand.Kind, members: [String: JSONValue]) {
+    self.kind = kind
     self.members = members
   }
 
-  mutating func read() throws(ArgumentFailure) -> ControlArguments {
-    switch command {
-    case .status, .shiftStart, .shiftEnd, .routeClear, .events:
-      return .none
+  /// The request of this kind that the arguments make.
+  mutating func read() throws(ArgumentFailure) -> ControlCommand {
+    switch kind {
+    case .status: return .status
+    case .shiftStart: return .shiftStart
+    case .shiftEnd: return .shiftEnd
+    case .routeClear: return .routeClear
+    case .events: return .events
     case .shifts:
-      let limit = try optionalInteger("limit", range: 1...100_000)
-      return .shifts(limit: limit.map { Int($0) })
+      let limit = try optionalInteger("limit", range: 1...Int64(ShiftsArguments.maximumLimit))
+      let before = try optionalInteger("before", range: 1...Int64.max)
+      let since = try optionalTime("since")
+      let until = try optionalTime("until")
+      if let since, let until, until <= since {
+        throw ArgumentFailure(message: "\"until\" must come after \"since\"")
+      }
+      return .shifts(
+        ShiftsArguments(
+          limit: limit.map { Int($0) } ?? ShiftsArguments.defaultLimit, before: before, since: since, until: until))
+    case .backup:
+      let path = try optionalString("path")
+      if let path, !path.hasPrefix("/") || path.utf8.count > 4_096 {
+        throw ArgumentFailure(
+          message: "\"path\" must be an absolute path (the daemon's working directory is not yours)")
+      }
+      return .backup(BackupArguments(path: path))
     case .shiftShow:
       return .shiftShow(id: try requiredInteger("id", range: 1...Int64.max))
     case .export:
@@ -108,6 +128,16 @@ struct ArgumentReader {
     guard let string = value.stringValue else { throw ArgumentFailure(message: "\"\(key)\" must be a string") }
     guard string.utf8.count <= 256 else { throw ArgumentFailure(message: "\"\(key)\" is longer than 256 bytes") }
     return string
+  }
+
+  /// A UTC time as `UTCTimestamp` writes it ("2026-11-01T00:00:00.000Z", or without the
+  /// fraction).
+  private mutating func optionalTime(_ key: String) throws(ArgumentFailure) -> Date? {
+    guard let text = try optionalString(key) else { return nil }
+    guard let time = UTCTimestamp.parse(text) else {
+      throw ArgumentFailure(message: "\"\(key)\" must be a UTC time such as 2026-11-01T00:00:00Z")
+    }
+    return time
   }
 
   private mutating func optionalBool(_ key: String) throws(ArgumentFailure) -> Bool? {

@@ -73,7 +73,7 @@ public enum RequestParser {
     guard let commandName = members["cmd"]?.stringValue else {
       return .failure(RequestParseError(id: id, .badRequest, "the request needs a string \"cmd\""))
     }
-    guard let command = ControlCommand(rawValue: commandName) else {
+    guard let kind = ControlCommand.Kind(rawValue: commandName) else {
       return .failure(RequestParseError(id: id, .unknownCommand, "unknown command \"\(truncated(commandName))\""))
     }
     var expiresAt: Date?
@@ -94,12 +94,12 @@ public enum RequestParser {
       return .failure(RequestParseError(id: id, .badArguments, "\"args\" must be a JSON object"))
     }
     do throws(ArgumentFailure) {
-      var reader = ArgumentReader(command: command, members: arguments)
-      let checked = try reader.read()
+      var reader = ArgumentReader(kind: kind, members: arguments)
+      let command = try reader.read()
       try reader.finish()
-      return .success(ControlRequest(id: id, command: command, arguments: checked, expiresAt: expiresAt))
+      return .success(ControlRequest(id: id, command: command, expiresAt: expiresAt))
     } catch {
-      return .failure(RequestParseError(id: id, .badArguments, "\(command.rawValue): \(error.message)"))
+      return .failure(RequestParseError(id: id, .badArguments, "\(kind.rawValue): \(error.message)"))
     }
   }
 

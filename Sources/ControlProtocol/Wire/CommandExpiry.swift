@@ -18,14 +18,14 @@ public enum CommandExpiry: Sendable, Hashable {
       return .unknown(
         ControlError(
           .unavailable,
-          "\(request.command.rawValue) was not run: it expires at \(when), and the box cannot yet tell the time "
+          "\(request.command.name) was not run: it expires at \(when), and the box cannot yet tell the time "
             + "(its clock is not synchronised and no fix has given it); send it again once the car has a fix"))
     }
     guard now < expiresAt else {
       let late = Int(now.timeIntervalSince(expiresAt).rounded(.down))
       return .expired(
         ControlError(
-          .expired, "\(request.command.rawValue) expired at \(when), \(late) s before the box could run it; not run"))
+          .expired, "\(request.command.name) expired at \(when), \(late) s before the box could run it; not run"))
     }
     return .unexpired
   }

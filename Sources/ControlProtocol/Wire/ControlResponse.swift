@@ -5,7 +5,22 @@ import FoundationEssentials
 public enum ControlResponse {
   /// `{"v":1,"id":N,"ok":true,"result":{...}}` (N as the request gave it: a number or a string)
   public static func success<Result: Encodable>(id: RequestID, result: Result) -> Data {
-    ControlCoding.line(SuccessEnvelope(v: ControlProtocolLimits.version, id: id, ok: true, result: result))
+    if let encoded = result as? EncodedResult { return success(id: id, encoded: encoded) }
+    return ControlCoding.line(SuccessEnvelope(v: ControlProtocolLimits.version, id: id, ok: true, result: result))
+  }
+
+  /// The envelope written around a placeholder result, whose bytes (the line's known tail,
+  /// keys being sorted) are then replaced by the result's own.
+  static func success(id: RequestID, encoded: EncodedResult) -> Data {
+    var line = ControlCoding.line(SuccessEnvelope(v: ControlProtocolLimits.version, id: id, ok: true, result: 0))
+    let tail = Data("0,\"v\":\(ControlProtocolLimits.version)}\n".utf8)
+    guard line.count > tail.count, line.suffix(tail.count) == tail else {
+      return ControlCoding.line(SuccessEnvelope(v: ControlProtocolLimits.version, id: id, ok: true, result: encoded))
+    }
+    line.removeLast(tail.count)
+    line.append(encoded.json)
+    line.append(tail.dropFirst())
+    return line
   }
 
   /// `{"v":1,"id":N,"ok":false,"error":{"code":"...","message":"..."}}`; `id` is null when
@@ -23,19 +38,9 @@ public enum ControlResponse {
 
   struct FailureEnvelope: Encodable {
     var v: Int
-    var id: RequestID?
+    @ExplicitNull var id: RequestID?
     var ok: Bool
     var error: ControlError
-
-    func encode(to encoder: Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(v, forKey: .v)
-      try container.encode(id, forKey: .id)
-      try container.encode(ok, forKey: .ok)
-      try container.encode(error, forKey: .error)
-    }
-
-    enum CodingKeys: String, CodingKey { case v, id, ok, error }
   }
 }
 

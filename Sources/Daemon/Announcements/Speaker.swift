@@ -27,6 +27,8 @@ public final class Speaker {
   /// A child still speaking after this many seconds is killed.
   public let maximumSpeechDuration: TimeInterval
   private let onFailure: (String) -> Void
+  /// Whose monotonic clock measures how long a line has been spoken: the daemon's.
+  private let clocks: Clocks
   private var speaking: (pid: pid_t, text: String, startedAt: Double)?
   private var waiting: [String] = []
   private var hasReportedFailure = false
@@ -38,9 +40,10 @@ public final class Speaker {
 
   public init(
     command: SpeechCommand, maximumWaiting: Int = 4, maximumSpeechDuration: TimeInterval = 30,
-    onFailure: @escaping (String) -> Void
+    clocks: Clocks, onFailure: @escaping (String) -> Void
   ) {
     self.command = command
+    self.clocks = clocks
     self.maximumWaiting = max(1, maximumWaiting)
     self.maximumSpeechDuration = maximumSpeechDuration
     self.onFailure = onFailure
@@ -79,7 +82,7 @@ public final class Speaker {
       var status: Int32 = 0
       let result = waitpid(current.pid, &status, WNOHANG)
       if result == 0 {
-        if MonotonicClock.now() - current.startedAt > maximumSpeechDuration {
+        if clocks.monotonic() - current.startedAt > maximumSpeechDuration {
           // The whole group: a command that is a script leaves no speaker behind.
           kill(-current.pid, SIGKILL)
           report(
@@ -115,7 +118,7 @@ public final class Speaker {
   private func start(_ text: String) -> Bool {
     switch spawn(text) {
     case .success(let pid):
-      speaking = (pid, text, MonotonicClock.now())
+      speaking = (pid, text, clocks.monotonic())
       started += 1
       return true
     case .failure(let problem):

@@ -9,8 +9,9 @@ import PlatformSupport
 public protocol DaemonComponent: AnyObject {
   /// A short name for the journal ("store", "capture").
   var name: String { get }
-  /// The commands this component answers; two components may not claim the same one.
-  var commands: Set<ControlCommand> { get }
+  /// The kinds of command this component answers; two components may not claim the same
+  /// one.
+  var commands: Set<ControlCommand.Kind> { get }
   /// Opens what the component needs before the daemon reports READY=1 (the store opens
   /// the database here). Throwing stops start-up with the error's description.
   func start(context: DaemonContext) throws
@@ -22,19 +23,20 @@ public protocol DaemonComponent: AnyObject {
   func isMakingProgress(now: ClockReading) -> Bool
   /// Fills the component's part of `status`.
   func contribute(to status: inout StatusResult)
-  /// Answers one of `commands`; the caller has already checked permission.
+  /// Answers a command of one of the kinds in `commands`; the caller has already checked
+  /// permission.
   func handle(_ request: ControlRequest, responder: Responder)
   /// SIGTERM: flush and close. Called once, in reverse start order.
   func stop()
 }
 
 extension DaemonComponent {
-  public var commands: Set<ControlCommand> { [] }
+  public var commands: Set<ControlCommand.Kind> { [] }
   public func tick(now: ClockReading) {}
   public func isMakingProgress(now: ClockReading) -> Bool { true }
   public func contribute(to status: inout StatusResult) {}
   public func handle(_ request: ControlRequest, responder: Responder) {
-    responder.fail(.unavailable, "\(name) does not answer \(request.command.rawValue)")
+    responder.fail(.unavailable, "\(name) does not answer \(request.command.name)")
   }
   public func stop() {}
 }

@@ -11,13 +11,15 @@ public final class DaemonContext {
   public let configurationFile: String?
   public let logger: any Logger
   public let notifier: any ServiceNotifier
-  /// The one set of clocks every component reads (tests hand in their own).
+  /// The one set of clocks every component reads: the loop's, which its timers run on
+  /// (tests hand the loop their own).
   public let clock: LoopClock
   let loop: EventLoop
   var publishHandler: (ControlEvent) -> Void = { _ in }
   var dispatchHandler: (ControlRequest, Responder) -> Void = { _, responder in
     responder.fail(.unavailable, "the daemon is not answering requests yet")
   }
+  var statusHandler: () -> StatusResult? = { nil }
   private var eventObservers: [(ControlEvent) -> Void] = []
   /// The receiver's latest time and when (monotonic) it was read: the time the box can
   /// trust while its wall clock is not synchronised.
@@ -25,14 +27,14 @@ public final class DaemonContext {
 
   init(
     configuration: DaemonConfiguration, configurationFile: String?, logger: any Logger,
-    notifier: any ServiceNotifier, loop: EventLoop, clock: LoopClock = LoopClock()
+    notifier: any ServiceNotifier, loop: EventLoop
   ) {
     self.configuration = configuration
     self.configurationFile = configurationFile
     self.logger = logger
     self.notifier = notifier
-    self.clock = clock
     self.loop = loop
+    clock = loop.clock
   }
 
   /// Posts work to the loop thread from any thread.
@@ -44,6 +46,9 @@ public final class DaemonContext {
 
   /// Runs `handler` on the loop every `interval` seconds (besides the 1 s `tick`).
   public func every(_ interval: TimeInterval, _ handler: @escaping () -> Void) { loop.every(interval, handler) }
+
+  /// Runs `handler` on the loop once, `delay` seconds from now.
+  public func after(_ delay: TimeInterval, _ handler: @escaping () -> Void) { loop.after(delay, handler) }
 
   /// One thing that happened: a line in the journal (with the event's session, shift and
   /// reason as its structured fields) and the event to every `events` follower. `time` is
@@ -72,9 +77,13 @@ public final class DaemonContext {
   /// the receiver's latest time carried forward by the monotonic clock; nil when neither
   /// is known (a box without a real-time clock, before its first fix).
   public func trustedNow(_ reading: ClockReading) -> Date? {
-    if let wall = reading.synchronisedWall { return wall }
-    guard let receiverTime else { return nil }
-    return receiverTime.time.addingTimeInterval(max(0, reading.monotonic - receiverTime.monotonic))
+    reading.synchronisedWall ?? receiverNow(reading)
+  }
+
+  /// The receiver's time now: its latest fix's time (kept or not) carried forward by the
+  /// monotonic clock, the clock a shift's rows are on; nil before the first fix.
+  public func receiverNow(_ reading: ClockReading) -> Date? {
+    receiverTime.map { $0.time.addingTimeInterval(max(0, reading.monotonic - $0.monotonic)) }
   }
 
   /// Answers `request` exactly as the control socket would, through `responder`: for
@@ -82,6 +91,11 @@ public final class DaemonContext {
   public func dispatch(_ request: ControlRequest, to responder: Responder) {
     dispatchHandler(request, responder)
   }
+
+  /// The daemon's status as `status` would answer it now, every component's part filled
+  /// in: what a component reads of another's state, so that it holds no other component.
+  /// Nil until the runtime is made. Loop thread only, and not from `contribute(to:)`.
+  public func status() -> StatusResult? { statusHandler() }
 
   /// Sets the one-line status systemd shows in `systemctl status dashpilotd`.
   public func setServiceStatus(_ text: String) { notifier.status(text) }

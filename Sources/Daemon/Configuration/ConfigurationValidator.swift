@@ -14,11 +14,12 @@ public enum ConfigurationValidator {
       "MaximumHorizontalAccuracy", "AssumedAccuracy", "MaximumAge", "MaximumImpliedSpeed", "MinimumMovement",
     ],
     "Measurement": ["MaximumSampleInterval", "Units"],
-    "Store": ["Database", "CommitInterval"],
+    "Store": ["Database", "CommitInterval", "KeepDays", "FreeSpaceFloor"],
     "Control": ["Socket", "SocketGroup", "IdleTimeout", "MaximumClients"],
     "Guidance": ["Mode", "Language", "SpeechCommand"],
     "Routing": ["Provider", "URL"],
     "Shift": ["Start", "EndAfterStop", "StartDistance"],
+    "Stops": ["MinimumStop"],
   ]
 
   public static func apply(
@@ -120,6 +121,21 @@ public enum ConfigurationValidator {
       configuration.databasePath = value
     case ("Store", "CommitInterval"):
       return number(value, "seconds", 0.1...60) { configuration.commitInterval = $0 }
+    case ("Store", "KeepDays"):
+      guard value != "forever" else {
+        configuration.keepDays = nil
+        return nil
+      }
+      guard let days = Int(value), (1...36_500).contains(days) else {
+        return "\"\(value)\" is not a whole number of days from 1 to 36500, or forever"
+      }
+      configuration.keepDays = days
+    case ("Store", "FreeSpaceFloor"):
+      guard let floor = FreeSpaceFloor(parsing: value) else {
+        return "\"\(value)\" is not a percentage of the file system (0% to 90%) or a size "
+          + "(512M, 2G; K, M, G are powers of 1024)"
+      }
+      configuration.freeSpaceFloor = floor
     case ("Control", "Socket"):
       if let problem = socketPathProblem(value) { return problem }
       configuration.socketPath = value
@@ -154,6 +170,11 @@ public enum ConfigurationValidator {
         return "\"\(value)\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
       }
       configuration.shiftPolicy.endAfterStop = seconds
+    case ("Stops", "MinimumStop"):
+      guard let seconds = DurationText.seconds(value), (10...86_400).contains(seconds) else {
+        return "\"\(value)\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
+      }
+      configuration.minimumStop = seconds
     case ("Shift", "StartDistance"):
       return number(value, "metres", 100...10_000) { configuration.shiftPolicy.startDistance = $0 }
     case ("Routing", "URL"):
@@ -188,13 +209,10 @@ public enum ConfigurationValidator {
     _ text: String, _ unit: String, _ range: ClosedRange<Double>, _ assign: (Double) -> Void
   ) -> String? {
     guard let value = Double(text), value.isFinite, range.contains(value) else {
-      return "\"\(text)\" is not a number of \(unit) from \(format(range.lowerBound)) to \(format(range.upperBound))"
+      let (lowest, highest) = (FixedDecimal.shortest(range.lowerBound), FixedDecimal.shortest(range.upperBound))
+      return "\"\(text)\" is not a number of \(unit) from \(lowest) to \(highest)"
     }
     assign(value)
     return nil
-  }
-
-  private static func format(_ value: Double) -> String {
-    value.rounded() == value ? String(Int(value)) : String(value)
   }
 }

@@ -14,6 +14,11 @@ public struct DaemonConfiguration: Sendable, Hashable {
   /// How long a kept fix may wait in memory before it is committed: what a power cut or a
   /// SIGKILL can lose, traded against what each commit writes to the card.
   public var commitInterval: TimeInterval = 1
+  /// `[Store] KeepDays=`: a completed shift is deleted this many days after it ended (with
+  /// an uplink, once the broker has acknowledged it). Nil, the default, keeps every shift.
+  public var keepDays: Int?
+  /// `[Store] FreeSpaceFloor=`: the room the card keeps (see `FreeSpaceFloor`).
+  public var freeSpaceFloor = FreeSpaceFloor.default
   public var socketPath = "/run/dashpilot/control.sock"
   /// The group the socket belongs to; nil keeps the daemon's own group (the unit's
   /// `Group=dashpilot`).
@@ -36,8 +41,21 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var shiftStart: ShiftStartMode = .manual
   /// When a shift starts and ends by itself with `Start=movement` (`[Shift]`).
   public var shiftPolicy = ShiftPolicy.Configuration()
+  /// `[Stops] MinimumStop=`: standing still shorter than this is a halt (a red light, a
+  /// queue), not a stop.
+  public var minimumStop = StopPolicy.defaultMinimumStop
 
   public init() {}
+
+  /// The stop policy `shift show` reads a shift's stops with, as replay reads a log's: the
+  /// minimum stop and capture's own stationary thresholds (a stored shift is read with its
+  /// own continuity, `StoredShift.calculator`).
+  public var stopPolicy: StopPolicy {
+    StopPolicy(
+      minimumStop: minimumStop, standingSpeed: filter.stationarySpeed,
+      standingErrorFraction: filter.stationaryErrorFraction,
+      calculator: RouteMileageCalculator(maximumSampleInterval: maximumSampleInterval))
+  }
 
   /// The store's batching for `commitInterval`: 32 fixes a second of interval at most, so a
   /// longer interval batches more rather than committing on the count.

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import FoundationEssentials
 import PlatformSupport
 
@@ -60,8 +61,8 @@ public final class ControlServer {
   /// closes everything.
   public func shutDown(flushFor seconds: TimeInterval = 0.5) {
     loop.unwatch(listener.fd)
-    let deadline = MonotonicClock.now() + seconds
-    while MonotonicClock.now() < deadline {
+    let deadline = loop.clock.monotonic() + seconds
+    while loop.clock.monotonic() < deadline {
       let waiting = connections.values.filter { $0.pendingOutputCount > 0 }
       guard !waiting.isEmpty else { break }
       var descriptors = waiting.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
@@ -91,7 +92,7 @@ public final class ControlServer {
         Glibc.close(fd)
         continue
       }
-      let connection = ClientConnection(fd: fd, number: nextConnectionNumber, peer: peer, now: MonotonicClock.now())
+      let connection = ClientConnection(fd: fd, number: nextConnectionNumber, peer: peer, now: loop.clock.monotonic())
       nextConnectionNumber += 1
       connections[fd] = connection
       loop.watch(fd, events: Int16(POLLIN)) { [unowned self] events in handleEvents(events, on: connection) }
@@ -140,7 +141,7 @@ public final class ControlServer {
     {
       let line = connection.input[start..<newline]
       start = newline + 1
-      connection.lastRequestAt = MonotonicClock.now()
+      connection.lastRequestAt = loop.clock.monotonic()
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
       handleLine(line, on: connection)
     }
@@ -160,13 +161,13 @@ public final class ControlServer {
     case .failure(let failure):
       send(ControlResponse.failure(id: failure.id, error: failure.error), to: connection)
     case .success(let request):
-      if request.command.changesState && !mayChangeState(connection) {
+      if request.command.kind.changesState && !mayChangeState(connection) {
         let error = ControlError(
           .permissionDenied,
-          "\(request.command.rawValue) changes what the daemon records; only root, the daemon's user and members of the socket group (\(groupDescription)) may do that"
+          "\(request.command.name) changes what the daemon records; only root, the daemon's user and members of the socket group (\(groupDescription)) may do that"
         )
         logger.notice(
-          "refused \(request.command.rawValue) from uid \(connection.peer.uid) (pid \(connection.peer.pid)): not in the socket group",
+          "refused \(request.command.name) from uid \(connection.peer.uid) (pid \(connection.peer.pid)): not in the socket group",
           fields: LogFields(reason: "permission_denied"))
         send(ControlResponse.failure(id: request.id, error: error), to: connection)
         return
@@ -191,7 +192,7 @@ public final class ControlServer {
   /// Collects the parts of a multi-part import, route load or report; returns the request to
   /// route once the last part has arrived, nil after acknowledging an earlier part.
   private func assemble(_ request: ControlRequest, on connection: ClientConnection) -> ControlRequest? {
-    switch request.arguments {
+    switch request.command {
     case .import(let part): assemble(part, of: request, into: \.pendingImport, on: connection)
     case .routeLoad(let part): assemble(part, of: request, into: \.pendingRoute, on: connection)
     case .report(let part): assemble(part, of: request, into: \.pendingReport, on: connection)
@@ -203,7 +204,7 @@ public final class ControlServer {
     _ part: Arguments, of request: ControlRequest, into pending: ReferenceWritableKeyPath<ClientConnection, Arguments?>,
     on connection: ClientConnection
   ) -> ControlRequest? {
-    let command = request.command.rawValue
+    let command = request.command.name
     func refuse(_ message: String) -> ControlRequest? {
       connection[keyPath: pending] = nil
       send(
@@ -224,8 +225,7 @@ public final class ControlServer {
       return nil
     }
     connection[keyPath: pending] = nil
-    return ControlRequest(
-      id: request.id, command: request.command, arguments: whole.request, expiresAt: request.expiresAt)
+    return ControlRequest(id: request.id, command: whole.command, expiresAt: request.expiresAt)
   }
 
   private func refuse(_ connection: ClientConnection, id: RequestID?, _ error: ControlError) {
@@ -236,7 +236,7 @@ public final class ControlServer {
   }
 
   private func closeIdleClients() {
-    let now = MonotonicClock.now()
+    let now = loop.clock.monotonic()
     for connection in Array(connections.values) where connection.isOpen {
       finishIfDone(connection)
       guard connection.isOpen, !connection.isFollowing, connection.outstandingAnswers == 0,
@@ -244,7 +244,8 @@ public final class ControlServer {
       else { continue }
       refuse(
         connection, id: nil,
-        ControlError(.idleTimeout, "no request for \(formatSeconds(limits.idleTimeout)) s; closing the connection"))
+        ControlError(
+          .idleTimeout, "no request for \(FixedDecimal.shortest(limits.idleTimeout)) s; closing the connection"))
     }
   }
 
@@ -254,9 +255,5 @@ public final class ControlServer {
     loop.unwatch(connection.fd)
     connections[connection.fd] = nil
     Glibc.close(connection.fd)
-  }
-
-  private func formatSeconds(_ value: TimeInterval) -> String {
-    value.rounded() == value ? String(Int(value)) : String(value)
   }
 }

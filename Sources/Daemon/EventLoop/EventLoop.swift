@@ -12,6 +12,9 @@ import PlatformSupport
 /// results back.
 public final class EventLoop {
   public let mailbox: LoopMailbox
+  /// The daemon's one set of clocks: its timers run on the monotonic one, and the context
+  /// hands the same to every component.
+  public let clock: LoopClock
   let owner: pthread_t
 
   private struct Watcher {
@@ -27,11 +30,15 @@ public final class EventLoop {
 
   private var watchers: [Int32: Watcher] = [:]
   private var timers: [RepeatingTimer] = []
+  /// Work due once, at a deadline (`after`).
+  private var deferred: [(deadline: Double, handler: () -> Void)] = []
   private var stopRequested = false
 
-  /// Creates the loop for the calling thread, which must be the one that calls `run()`.
-  public init() throws {
+  /// Creates the loop for the calling thread, which must be the one that calls `run()`,
+  /// on `clock`: the machine's clocks (DaemonMain chooses them) or a test's own.
+  public init(clock: LoopClock) throws {
     mailbox = try LoopMailbox()
+    self.clock = clock
     owner = pthread_self()
   }
 
@@ -55,7 +62,13 @@ public final class EventLoop {
 
   /// Runs `handler` every `interval` seconds of monotonic time, first after one interval.
   public func every(_ interval: TimeInterval, _ handler: @escaping () -> Void) {
-    timers.append(RepeatingTimer(interval: interval, deadline: MonotonicClock.now() + interval, handler: handler))
+    timers.append(RepeatingTimer(interval: interval, deadline: clock.monotonic() + interval, handler: handler))
+  }
+
+  /// Runs `handler` once, `delay` seconds of monotonic time from now: work done a piece at a
+  /// time, with the loop free for everything else in between.
+  public func after(_ delay: TimeInterval, _ handler: @escaping () -> Void) {
+    deferred.append((clock.monotonic() + max(0, delay), handler))
   }
 
   /// Ends `run()` after the event being handled.
@@ -73,12 +86,13 @@ public final class EventLoop {
       for (fd, watcher) in watchers where watcher.events != 0 {
         descriptors.append(pollfd(fd: fd, events: watcher.events, revents: 0))
       }
-      let now = MonotonicClock.now()
+      let now = clock.monotonic()
       var nextDeadline = now + 1
       if let first = timers.first {
         nextDeadline = first.deadline
         for timer in timers.dropFirst() where timer.deadline < nextDeadline { nextDeadline = timer.deadline }
       }
+      for work in deferred where work.deadline < nextDeadline { nextDeadline = work.deadline }
       let timeout = Int32(max(0, min(1000, ((nextDeadline - now) * 1000).rounded(.up))))
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
       if ready < 0 && errno != EINTR { usleep(10_000) }
@@ -101,7 +115,7 @@ public final class EventLoop {
   }
 
   private func runDueTimers() {
-    let now = MonotonicClock.now()
+    let now = clock.monotonic()
     for index in timers.indices where timers[index].deadline <= now {
       // Skip missed beats instead of firing them in a burst after a stall.
       let interval = timers[index].interval
@@ -109,5 +123,9 @@ public final class EventLoop {
       timers[index].deadline += (missed + 1) * interval
       timers[index].handler()
     }
+    guard deferred.contains(where: { $0.deadline <= now }) else { return }
+    let due = deferred.filter { $0.deadline <= now }
+    deferred.removeAll { $0.deadline <= now }
+    for work in due { work.handler() }
   }
 }

@@ -18,13 +18,7 @@ public struct StandardErrorLogger: Logger {
 
   public func log(_ priority: LogPriority, _ message: String, fields: LogFields) {
     guard priority <= minimumPriority else { return }
-    var line = "\(identifier): \(priority.label): \(message)"
-    let pairs = fields.journalFields.map { name, value in
-      "\((name.hasPrefix("DASHPILOT_") ? String(name.dropFirst("DASHPILOT_".count)) : name).lowercased())=\(value)"
-    }
-    if !pairs.isEmpty { line += " [\(pairs.joined(separator: " "))]" }
-    line += "\n"
-    let bytes = Array(line.utf8)
+    let bytes = Array((line(priority, message, fields: fields) + "\n").utf8)
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
@@ -34,5 +28,22 @@ public struct StandardErrorLogger: Logger {
         offset += written
       }
     }
+  }
+
+  /// The line for a message, without its newline. A field is written once: a reason or
+  /// another text field that the message already ends with (an event's message closes with
+  /// its reason: "capture session … started for shift 3: fixes started flowing from
+  /// /dev/pts/3") is left out, where the journal keeps it as a field to search by; a tag
+  /// such as `reason=configuration` is written, and the session and the shift always are,
+  /// for grep.
+  public func line(_ priority: LogPriority, _ message: String, fields: LogFields) -> String {
+    var line = "\(identifier): \(priority.label): \(message)"
+    let pairs = fields.journalFields.compactMap { name, value -> String? in
+      let key = (name.hasPrefix("DASHPILOT_") ? String(name.dropFirst("DASHPILOT_".count)) : name).lowercased()
+      let identifies = key == "session" || key == "shift"
+      return identifies || value.isEmpty || !message.hasSuffix(value) ? "\(key)=\(value)" : nil
+    }
+    if !pairs.isEmpty { line += " [\(pairs.joined(separator: " "))]" }
+    return line
   }
 }

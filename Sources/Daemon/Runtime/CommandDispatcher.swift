@@ -2,11 +2,11 @@ import ControlProtocol
 import FoundationEssentials
 
 /// Hands each checked request to whoever answers it: `status` and `events` here, every
-/// other command to the component that claims it. The control socket calls it for every
+/// other command to the component that claims its kind. The control socket calls it for every
 /// request it reads; another carrier of the same requests calls it through
 /// `DaemonContext.dispatch` with a responder of its own, and gets the same answers.
 final class CommandDispatcher {
-  private let handlers: [ControlCommand: any DaemonComponent]
+  private let handlers: [ControlCommand.Kind: any DaemonComponent]
   /// What `status` answers (the runtime's, set once it is made).
   var status: (() -> StatusResult)?
   /// Set once SIGTERM arrived: every request is refused from then on.
@@ -16,13 +16,13 @@ final class CommandDispatcher {
 
   /// Throws when two components claim one command.
   init(components: [any DaemonComponent]) throws {
-    var handlers: [ControlCommand: any DaemonComponent] = [:]
+    var handlers: [ControlCommand.Kind: any DaemonComponent] = [:]
     for component in components {
-      for command in component.commands {
-        if let other = handlers[command] {
-          throw StartupError("both \(other.name) and \(component.name) claim the command \(command.rawValue)")
+      for kind in component.commands {
+        if let other = handlers[kind] {
+          throw StartupError("both \(other.name) and \(component.name) claim the command \(kind.rawValue)")
         }
-        handlers[command] = component
+        handlers[kind] = component
       }
     }
     self.handlers = handlers
@@ -49,10 +49,10 @@ final class CommandDispatcher {
     case .events:
       responder.follow(Acknowledgement(message: "following events: one JSON line each"))
     default:
-      guard let component = handlers[request.command] else {
+      guard let component = handlers[request.command.kind] else {
         responder.fail(
           .unavailable,
-          "\(request.command.rawValue) is not available: this build of dashpilotd has no component that answers it")
+          "\(request.command.name) is not available: this build of dashpilotd has no component that answers it")
         return
       }
       component.handle(request, responder: responder)

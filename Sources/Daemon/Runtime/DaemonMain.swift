@@ -68,7 +68,8 @@ public enum DaemonMain {
     let notifier = SystemdNotifier()
     do {
       let signals = try SignalPipe()
-      let loop = try EventLoop()
+      // The machine's clocks: the one place the daemon chooses them.
+      let loop = try EventLoop(clock: LoopClock())
       let listener = try ListeningSocket.create(path: configuration.socketPath, group: socketGID)
       let context = DaemonContext(
         configuration: configuration, configurationFile: loaded.file, logger: logger, notifier: notifier, loop: loop)

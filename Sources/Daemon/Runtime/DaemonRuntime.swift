@@ -29,6 +29,7 @@ final class DaemonRuntime {
     startedAt = context.clock.now()
     dispatcher = try CommandDispatcher(components: components)
     dispatcher.status = { [unowned self] in status() }
+    context.statusHandler = { [unowned self] in status() }
     dispatcher.trustedNow = { [unowned context] in context.trustedNow(context.clock.now()) }
   }
 

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -12,6 +12,10 @@ public final class ControlClient {
   public let socketPath: String
   private let fd: Int32
   private var buffer: [UInt8] = []
+  /// How much of `buffer` is known to hold no newline: an answer of many megabytes (a
+  /// long shift's export) arrives in 64 KiB reads, and scanning it from the start after
+  /// each one made reading it quadratic.
+  private var scanned = 0
   private var nextID: Int64 = 1
 
   /// Connects, or explains why no daemon can be reached.
@@ -56,12 +60,10 @@ public final class ControlClient {
   }
 
   /// Sends one request and returns its result, or why there is none.
-  public func request(_ command: ControlCommand, _ arguments: ControlArguments = .none) throws(ClientFailure)
-    -> JSONValue
-  {
+  public func request(_ command: ControlCommand) throws(ClientFailure) -> JSONValue {
     let id = nextID
     nextID += 1
-    try write(ControlRequest(id: .number(id), command: command, arguments: arguments).encodedLine())
+    try write(ControlRequest(id: .number(id), command: command).encodedLine())
     while true {
       switch try readServerLine() {
       case nil:
@@ -79,14 +81,12 @@ public final class ControlClient {
   }
 
   /// Sends a request and decodes its result as `T`.
-  public func request<T: Decodable>(_ command: ControlCommand, _ arguments: ControlArguments = .none, as type: T.Type)
-    throws(ClientFailure) -> T
-  {
-    let result = try request(command, arguments)
+  public func request<T: Decodable>(_ command: ControlCommand, as type: T.Type) throws(ClientFailure) -> T {
+    let result = try request(command)
     switch ServerLine.decode(type, from: result) {
     case .success(let value): return value
     case .failure(let error):
-      throw .failed("dashpilotd's answer to \(command.rawValue) was unreadable: \(error.message)")
+      throw .failed("dashpilotd's answer to \(command.name) was unreadable: \(error.message)")
     }
   }
 
@@ -101,11 +101,13 @@ public final class ControlClient {
 
   private func readLine() throws(ClientFailure) -> Data? {
     while true {
-      if let newline = buffer.firstIndex(of: 0x0A) {
+      if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
         let line = Data(buffer[..<newline])
         buffer.removeFirst(newline + 1)
+        scanned = 0
         return line
       }
+      scanned = buffer.count
       var chunk = [UInt8](repeating: 0, count: 65_536)
       let count = recv(fd, &chunk, chunk.count, 0)
       if count < 0 {

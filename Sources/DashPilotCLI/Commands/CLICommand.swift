@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 import PlatformSupport
 
 /// One `dashpilotctl` command: its words, its help for people, how it reads its
@@ -57,9 +57,7 @@ struct CommandContext {
 
 /// Parses "51.5,-0.12" (a comma, optional spaces) into a position.
 func parseCoordinate(_ text: String, command: String) throws(UsageError) -> WireCoordinate {
-  let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
-    $0.trimmingCharacters(in: .whitespaces)
-  }
+  let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpacesAndTabs }
   guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite,
     abs(lat) <= 90, abs(lon) <= 180
   else {

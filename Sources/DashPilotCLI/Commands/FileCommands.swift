@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 import PlatformSupport
 
 struct ExportCommand: CLICommand {
@@ -10,8 +10,10 @@ struct ExportCommand: CLICommand {
 
     Writes shift ID's recorded positions to standard output (or FILE). Every stretch of
     continuous capture is its own GPX track segment (GeoJSON MultiLineString line), so a
-    gap is never drawn as a straight line that was not driven. With --json, prints the
-    daemon's answer (the segments) instead.
+    gap is never drawn as a straight line that was not driven. GPX also has each stop
+    that shift show lists as a waypoint at its arrival ("Stop 1", its duration as the
+    description). With --json, prints the daemon's answer (the segments and the stops)
+    instead.
     """
 
   var id: Int64
@@ -27,17 +29,13 @@ struct ExportCommand: CLICommand {
     }
     self.format = format
     output = try arguments.option("--output")
-    let text = try arguments.requiredPositional("the shift ID")
-    guard let id = Int64(text), id > 0 else {
-      throw UsageError("\"\(text)\" is not a shift number", command: Self.name)
-    }
-    self.id = id
+    id = try arguments.shiftID(for: Self.name)
     try arguments.finish()
   }
 
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
-      let result = try client.request(.export, .export(id: id), as: ExportResult.self)
+      let result = try client.request(.export(id: id), as: ExportResult.self)
       if context.options.json {
         context.printJSON(result)
         return .success
@@ -52,7 +50,7 @@ struct ExportCommand: CLICommand {
         do {
           try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-          throw .failed("cannot write \(output): \(error.localizedDescription)")
+          throw .failed("cannot write \(output): \(SystemErrorText.reason(error))")
         }
         context.console.error("Wrote shift #\(id) (\(result.segments.count) segments) to \(output).")
       } else {
@@ -97,8 +95,7 @@ struct ImportCommand: CLICommand {
     guard !track.points.isEmpty else { return context.report(.failed("\(path) holds no track points")) }
     return context.withClient { client throws(ClientFailure) in
       let result = try client.request(
-        .import, ImportArguments(name: track.name, points: track.points), inPartsOf: Self.pointsPerPart,
-        as: ImportResult.self)
+        ImportArguments(name: track.name, points: track.points), inPartsOf: Self.pointsPerPart, as: ImportResult.self)
       if context.options.json {
         context.printJSON(result)
       } else {

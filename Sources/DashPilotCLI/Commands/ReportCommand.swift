@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import PlatformSupport
 import ShiftReport
 
@@ -38,11 +38,7 @@ struct ReportCommand: CLICommand {
     output = short ?? long
     routePath = try arguments.option("--route", value: "a FILE")
     mode = try parseMode(try arguments.option("--mode"), command: Self.name)
-    let text = try arguments.requiredPositional("the shift ID")
-    guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
-      throw UsageError("\"\(text)\" is not a shift number", command: Self.name)
-    }
-    self.id = id
+    id = try arguments.shiftID(for: Self.name)
     try arguments.finish()
   }
 
@@ -61,8 +57,7 @@ struct ReportCommand: CLICommand {
       client.setTimeout(300)
       progress.say("report: reading shift #\(id) from dashpilotd")
       let arguments = ReportArguments(id: id, mode: mode, route: route?.coordinates ?? [])
-      let result = try client.request(
-        .report, arguments, inPartsOf: RouteLoadCommand.coordinatesPerPart, as: ReportResult.self)
+      let result = try client.request(arguments, inPartsOf: RouteLoadCommand.coordinatesPerPart, as: ReportResult.self)
       progress.say("report: drawing \(result.stretches.reduce(0) { $0 + $1.count }) positions")
       var builder = ReportContentBuilder(result: result)
       if let route, let routePath {
@@ -87,7 +82,7 @@ struct ReportCommand: CLICommand {
     do {
       try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
-      throw .failed("cannot write \(path): \(error.localizedDescription)")
+      throw .failed("cannot write \(path): \(SystemErrorText.reason(error))")
     }
     let between = result.stretches.count > 1 ? result.stretches.count - 1 : 0
     if context.options.json {

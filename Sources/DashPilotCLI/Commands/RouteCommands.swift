@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 import PlatformSupport
 
 struct RouteLoadCommand: CLICommand {
@@ -37,7 +37,7 @@ struct RouteLoadCommand: CLICommand {
     }
     return context.withClient { client throws(ClientFailure) in
       let result = try client.request(
-        .routeLoad, RouteLoadArguments(name: route.name, mode: mode, coordinates: route.coordinates),
+        RouteLoadArguments(name: route.name, mode: mode, coordinates: route.coordinates),
         inPartsOf: Self.coordinatesPerPart, as: RouteResult.self)
       if context.options.json {
         context.printJSON(result)
@@ -94,7 +94,7 @@ struct NavigateCommand: CLICommand {
     context.withClient { client throws(ClientFailure) in
       client.setTimeout(90)
       let result = try client.request(
-        .navigate, .navigate(NavigateArguments(destination: destination, mode: mode)), as: RouteResult.self)
+        .navigate(NavigateArguments(destination: destination, mode: mode)), as: RouteResult.self)
       if context.options.json {
         context.printJSON(result)
       } else {

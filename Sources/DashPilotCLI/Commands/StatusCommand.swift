@@ -8,8 +8,8 @@ struct StatusCommand: CLICommand {
     USAGE: dashpilotctl status [--json]
 
     Shows on one screen: the daemon's version and uptime; the gpsd connection, receiver,
-    fix and accuracy; the capture session with the fixes kept and refused (by reason);
-    the open shift with its mileage so far ("4.5 mi recorded · partial route") and the
+    fix and accuracy; the capture session with the fixes kept and refused (by reason),
+    and the stop the vehicle stands in now ("stopped since 10:16 (4 min)"); the open shift with its mileage so far ("4.5 mi recorded · partial route") and the
     counts beneath it; guidance; and the store's health. Anyone who can open the socket
     may ask. With --json, prints the full status object for scripts.
     """

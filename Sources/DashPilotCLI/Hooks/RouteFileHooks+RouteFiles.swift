@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import RouteFiles
 
 extension RouteFileHooks {
@@ -73,7 +73,13 @@ extension RouteFileHooks {
             hdop: point.accuracy.map(hdop(forAccuracy:)))
         }
       }
-      let track = TimedTrack(name: "DashPilot shift #\(result.shift.id)", segments: segments)
+      // Each stop a waypoint at its arrival: "Stop 2", "4 min · still stopped when the shift ended".
+      let waypoints = result.stops.enumerated().map { index, stop in
+        Waypoint(
+          coordinate: GeoCoordinate(latitude: stop.latitude, longitude: stop.longitude), time: stop.arrival,
+          name: "Stop \(index + 1)", description: StopWording.duration(stop.durationSeconds, cut: stop.cut))
+      }
+      let track = TimedTrack(name: "DashPilot shift #\(result.shift.id)", segments: segments, waypoints: waypoints)
       let fileFormat: RouteFileFormat =
         switch format {
         case .gpx: .gpx

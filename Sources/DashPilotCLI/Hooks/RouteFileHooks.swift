@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 
 /// Route files are read and written by the client: the daemon is sent coordinates (it
 /// reads a route's text itself only when a fleet command sends it inline). `dashpilotctl`

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -23,8 +24,7 @@ public struct Console: Sendable {
   /// The process's own stdout and stderr.
   public static func standard(environment: [String: String]) -> Console {
     Console(
-      writeOutput: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-      writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+      writeOutput: { text in StandardOutput.write(text) }, writeError: { text in StandardError.write(text) },
       useColour: colourAllowed(isTerminal: isatty(1) == 1, environment: environment))
   }
 

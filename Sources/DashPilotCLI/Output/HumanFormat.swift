@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -9,10 +9,11 @@ import Foundation
 /// Small formatting rules for people: local clock times, durations, distances in the
 /// daemon's unit.
 enum HumanFormat {
-  /// "08:55" today, "Mon 28 Nov 08:55" otherwise, in the reader's time zone.
+  /// "08:55" today, "Mon 28 Nov 08:55" this year, "Sun 07 Sep 2025 08:55" in another, in
+  /// the reader's time zone.
   static func clock(_ date: Date, now: Date = Date()) -> String {
-    let sameDay = format(date, "%Y-%m-%d") == format(now, "%Y-%m-%d")
-    return format(date, sameDay ? "%H:%M" : "%a %d %b %H:%M")
+    if format(date, "%Y-%m-%d") == format(now, "%Y-%m-%d") { return format(date, "%H:%M") }
+    return format(date, format(date, "%Y") == format(now, "%Y") ? "%a %d %b %H:%M" : "%a %d %b %Y %H:%M")
   }
 
   static func format(_ date: Date, _ pattern: String) -> String {
@@ -32,10 +33,12 @@ enum HumanFormat {
     let minutes = (total % 3600) / 60
     let rest = total % 60
     if days > 0 { return "\(days)d \(hours)h" }
-    if hours > 0 { return "\(hours)h \(String(format: "%02d", minutes))m" }
-    if minutes > 0 { return "\(minutes)m \(String(format: "%02d", rest))s" }
+    if hours > 0 { return "\(hours)h \(twoDigits(minutes))m" }
+    if minutes > 0 { return "\(minutes)m \(twoDigits(rest))s" }
     return "\(rest)s"
   }
+
+  private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
   /// Metres in the daemon's unit (its name, as status gives it) with one decimal: "3.2 mi",
   /// "0.4 km".

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import ShiftReport
 
 /// The daemon's answer to `report` in the reader's words and clock: what the drawing says,

@@ -1,6 +1,6 @@
 import ControlProtocol
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// A shift in the seed's words. The summary line already carries "· partial route";
 /// colour only repeats it, never replaces it.
@@ -50,8 +50,27 @@ struct ShiftRenderer {
 
   /// A gap's two times as the reader's clock shows them: the end with its day when it
   /// falls on another day than the start.
-  static func gapClock(_ gap: WireGap) -> (from: String, to: String) {
-    let sameDay = HumanFormat.format(gap.from, "%Y-%m-%d") == HumanFormat.format(gap.to, "%Y-%m-%d")
-    return (HumanFormat.format(gap.from, "%H:%M"), HumanFormat.format(gap.to, sameDay ? "%H:%M" : "%a %d %b %H:%M"))
+  static func gapClock(_ gap: WireGap) -> (from: String, to: String) { clock(gap.from, gap.to) }
+
+  static func clock(_ from: Date, _ to: Date) -> (from: String, to: String) {
+    let sameDay = HumanFormat.format(from, "%Y-%m-%d") == HumanFormat.format(to, "%Y-%m-%d")
+    return (HumanFormat.format(from, "%H:%M"), HumanFormat.format(to, sameDay ? "%H:%M" : "%a %d %b %H:%M"))
+  }
+
+  /// The stops and the day's time beneath a shift's gaps: "1 stop of 2 min or more", each
+  /// stop ("stop 1 10:10–10:17 (7 min) · still stopped when the shift ended", in the
+  /// reader's clock), then "Time: 26 min moving · 7 min stopped" and what its words mean.
+  static func stopLines(_ detail: ShiftDetail, indent: String) -> [String] {
+    var lines = [indent + StopWording.count(detail.stops.count, minimumStop: detail.time.minimumStopSeconds)]
+    for (index, stop) in detail.stops.enumerated() {
+      let clock = clock(stop.arrival, stop.departure)
+      lines.append(
+        indent + indent
+          + StopWording.line(
+            number: index + 1, from: clock.from, to: clock.to, duration: stop.durationSeconds, cut: stop.cut,
+            place: nil))
+    }
+    lines.append(indent + "Time: " + detail.time.summary)
+    return lines + detail.time.qualifyingSentences.map { indent + indent + $0 }
   }
 }

@@ -1,5 +1,7 @@
 import ControlProtocol
-import Foundation
+import DashPilotCore
+import FoundationEssentials
+import PlatformSupport
 
 /// `status` on one screen: one labelled line per part, the open shift's counts beneath
 /// it. A part a component has not reported says so in words.
@@ -17,8 +19,13 @@ struct StatusRenderer {
     lines.append(label("capture") + captureLine(status.capture))
     if let rejected = status.capture.rejected, !rejected.isEmpty {
       let reasons = rejected.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        .map { "\($0.key.replacingOccurrences(of: "_", with: " ")) \($0.value)" }
+        .map { "\($0.key.replacing("_", with: " ")) \($0.value)" }
       lines.append(label("") + "refused: " + reasons.joined(separator: ", "))
+    }
+    if let stop = status.capture.stop {
+      lines.append(
+        label("")
+          + "stopped since \(HumanFormat.clock(stop.since, now: now)) (\(CaptureGapWording.duration(stop.seconds)))")
     }
     if let shift = status.shift {
       let shifts = ShiftRenderer(console: console)
@@ -33,6 +40,10 @@ struct StatusRenderer {
     }
     lines.append(label("guidance") + guidanceLine(status.guidance, units: daemon.units))
     lines.append(label("store") + storeLine(status.store))
+    if let outlook = status.store.outlook {
+      lines.append(
+        label("") + (status.store.daysLeft.map { $0 < 30 } == true ? console.styled(outlook, .yellow) : outlook))
+    }
     if let uplink = status.uplink {
       let line = uplink.connected ? uplink.summary : console.styled(uplink.summary, .yellow)
       lines.append(label("uplink") + line)
@@ -42,7 +53,7 @@ struct StatusRenderer {
   }
 
   private func label(_ text: String) -> String {
-    let padded = text.padding(toLength: 11, withPad: " ", startingAt: 0)
+    let padded = text.padded(toLength: 11)
     return text.isEmpty ? padded : console.styled(padded, .bold)
   }
 
@@ -74,7 +85,7 @@ struct StatusRenderer {
 
   private func guidanceLine(_ guidance: GuidanceSection?, units: String) -> String {
     guard let guidance else { return "no route" }
-    var parts = ["\(guidance.phase.replacingOccurrences(of: "_", with: " ")) (\(guidance.mode))"]
+    var parts = ["\(guidance.phase.replacing("_", with: " ")) (\(guidance.mode))"]
     if let remaining = guidance.distanceRemainingMetres {
       parts.append("\(HumanFormat.distance(metres: remaining, units: units)) to go")
     }
@@ -84,10 +95,32 @@ struct StatusRenderer {
   }
 
   private func storeLine(_ store: StoreSection) -> String {
+    var line: String
     switch store.ok {
-    case true?: return "\(store.path) · " + console.styled("ok", .green)
-    case false?: return "\(store.path) · " + console.styled("error", .red) + ": \(store.lastError ?? "unknown")"
+    case true?: line = "\(store.path) · " + console.styled("ok", .green)
+    case false?: line = "\(store.path) · " + console.styled("error", .red) + ": \(store.lastError ?? "unknown")"
     case nil: return "\(store.path) · not reported"
     }
+    // Only what a person looking after the box should act on or wait for.
+    if let late = store.commitsLate, late > 0 {
+      line += " · \(late) commit\(late == 1 ? "" : "s") a second or more late"
+    }
+    switch store.check {
+    case "damaged"?:
+      let finding = store.checkFindings?.first ?? "the check found problems"
+      line += " · " + console.styled("damaged", .red) + ": " + finding
+    case "failed"?:
+      line += " · the integrity check could not run: " + (store.checkFindings?.first ?? "unknown")
+    default: break
+    }
+    if let rebuild = store.rebuild {
+      let what = rebuild.purpose == "salvage" ? "a copy of its readable rows" : "a copy in the current layout"
+      switch rebuild.state {
+      case "copied": line += " · \(what) is ready: the next start of dashpilotd switches to it"
+      case "failed": line += " · \(what) failed; it is tried again"
+      default: line += " · making \(what) (\(rebuild.copiedSamples) samples so far)"
+      }
+    }
+    return line
   }
 }

@@ -1,9 +1,13 @@
 import Capture
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 import Guidance
 import PlatformSupport
 import RouteFiles
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `dashpilotctl replay FILE`: the capture pipeline run offline over a gpsd JSON log, no
 /// daemon needed (it takes `--socket` as every command does, and ignores it).
@@ -13,7 +17,8 @@ struct ReplayCommand: CLICommand {
   static let help = """
     USAGE: dashpilotctl replay FILE [--route FILE] [--mode driving|walking]
                                [--window START,END] [--units miles|kilometres]
-                               [--shifts movement [--end-after-stop DURATION]] [--json]
+                               [--shifts movement [--end-after-stop DURATION]]
+                               [--stops [--minimum-stop DURATION]] [--json]
 
     Runs a gpsd JSON log (gpspipe -w output) through the same capture filter and
     capture sessions as dashpilotd, without a daemon, and reports what would be recorded.
@@ -36,6 +41,14 @@ struct ReplayCommand: CLICommand {
       --end-after-stop DURATION
                             The limit for --shifts, as [Shift] EndAfterStop= takes
                             it: 45min (default), 2700s, 1h.
+      --stops               Also list the stops: each time the vehicle stood still
+                            with the receiver reporting for the minimum or longer
+                            (arrival, departure, duration, where), and how the
+                            recording's time divided into moving, stopped and not
+                            captured.
+      --minimum-stop DURATION
+                            The shortest stop for --stops: 2min (default), 90s,
+                            0.5h.
       --json                Print one JSON object instead of the report.
       -h, --help            Show this help.
     """
@@ -47,6 +60,8 @@ struct ReplayCommand: CLICommand {
   var unit: DistanceUnit
   /// The shifts to find, with `--shifts movement`.
   var shifts: ShiftPolicy.Configuration?
+  /// The stops to find, with `--stops`.
+  var stops: StopPolicy?
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
     route = try arguments.option("--route", value: "a FILE")
@@ -66,6 +81,9 @@ struct ReplayCommand: CLICommand {
     shifts = try Self.shifts(
       try arguments.option("--shifts", value: "movement"),
       endAfterStop: try arguments.option("--end-after-stop", value: "a DURATION"))
+    stops = try ReplayStops.policy(
+      arguments.flag("--stops"), minimumStop: try arguments.option("--minimum-stop", value: "a DURATION"),
+      command: Self.name)
     file = try arguments.requiredPositional("the gpsd JSON log FILE")
     try arguments.finish()
   }
@@ -121,8 +139,8 @@ struct ReplayCommand: CLICommand {
       }
     }
     let url = URL(fileURLWithPath: file)
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+    var status = stat()
+    if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
       console.error("dashpilotctl replay: \(file) is a directory, not a gpsd JSON log")
       return .failed
     }
@@ -130,7 +148,8 @@ struct ReplayCommand: CLICommand {
     let showsProgress = isatty(STDERR_FILENO) == 1
     do {
       result = try GPSDLogReplay.replay(
-        contentsOf: url, options: GPSDLogReplay.Options(window: window, route: replayRoute, shifts: shifts),
+        contentsOf: url,
+        options: GPSDLogReplay.Options(window: window, route: replayRoute, shifts: shifts, stops: stops),
         progress: showsProgress
           ? { fraction in Self.printProgress("replaying \(file): \(Int(fraction * 100)) %", console) } : nil)
       if showsProgress { Self.printProgress("", console) }
@@ -142,7 +161,10 @@ struct ReplayCommand: CLICommand {
       console.error("dashpilotctl replay: cannot read \(file): \(Self.describe(error))")
       return .failed
     }
-    let report = ReplayReport(result: result, unit: unit, endAfterStop: shifts?.endAfterStop)
+    var report = ReplayReport(result: result, unit: unit, endAfterStop: shifts?.endAfterStop)
+    if let stops, let found = result.stops {
+      report.stops = ReplayStops(result: result, stops: found, policy: stops, window: window)
+    }
     console.line(context.options.json ? report.json : report.text)
     return .success
   }
@@ -169,15 +191,11 @@ struct ReplayCommand: CLICommand {
   }
 
   static func describe(_ error: Error) -> String {
-    let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain {
-      switch nsError.code {
-      case NSFileReadNoSuchFileError: return "no such file"
-      case NSFileReadNoPermissionError: return "permission denied"
-      default: break
-      }
+    switch (error as? CocoaError)?.code {
+    case .fileReadNoSuchFile?: "no such file"
+    case .fileReadNoPermission?: "permission denied"
+    default: SystemErrorText.reason(error)
     }
-    return nsError.localizedDescription
   }
 
   /// Rewrites the progress line on the terminal (an empty text clears it).

@@ -11,6 +11,8 @@ public struct ReplayReport: Sendable {
   public var unit: DistanceUnit
   /// `--shifts`' limit, for the text's heading.
   public var endAfterStop: TimeInterval?
+  /// With `--stops`, the stops and the time.
+  var stops: ReplayStops?
 
   public init(result: ReplayResult, unit: DistanceUnit = .miles, endAfterStop: TimeInterval? = nil) {
     self.result = result
@@ -30,7 +32,8 @@ public struct ReplayReport: Sendable {
   /// reason is listed (zero included) so a reader can rely on the keys; `save_failures` is
   /// extra. With `--shifts`, `"shifts":[{"started_at","ended_at","started_by","ended_by",
   /// "distance":{...},"summary","spoken"}]`, oldest first (ISO 8601 UTC times; a shift still
-  /// open when the log ends has `ended_by` `end_of_log` and `ended_at` its last fix).
+  /// open when the log ends has `ended_by` `end_of_log` and `ended_at` its last fix). With
+  /// `--stops`, `"stops":[...]` and `"time":{...}` (see `ReplayStops.json`).
   public var json: String {
     let statistics = result.statistics
     let distance = result.distance
@@ -49,6 +52,7 @@ public struct ReplayReport: Sendable {
       + "\"spoken\":\(JSONText.string(quality.spoken))"
       + (result.guidance.map { ",\"guidance\":" + Self.json(of: $0) } ?? "")
       + (result.shifts.map { ",\"shifts\":[" + $0.map(json(of:)).joined(separator: ",") + "]" } ?? "")
+      + (stops.map { "," + $0.json } ?? "")
       + "}"
   }
 
@@ -145,6 +149,10 @@ public struct ReplayReport: Sendable {
     if let shifts = result.shifts {
       lines.append("")
       lines += text(of: shifts)
+    }
+    if let stops {
+      lines.append("")
+      lines += stops.text
     }
     return lines.joined(separator: "\n")
   }

@@ -51,6 +51,10 @@ public struct NumberSeparators: Sendable, Hashable {
 
   public static let posix = NumberSeparators(decimal: ".", grouping: ",")
 
+  /// The separators `locale` names where Foundation's locale data is loaded (the tests);
+  /// with FoundationEssentials alone, as in every DashPilot executable, every locale answers
+  /// "." and ",", so an executable that wants a reader's separators takes them from the C
+  /// library (`localeconv` after `setlocale(LC_NUMERIC, "")`), not from here.
   public init(locale: Locale) {
     self.init(decimal: locale.decimalSeparator ?? ".", grouping: locale.groupingSeparator ?? ",")
   }

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// A measured route: not an unexplained Double but the distance together with what was
 /// left out of it.
-public struct RouteDistance: Sendable, Hashable, Codable {
+public struct RouteDistance: Sendable, Hashable {
   /// Distance summed within continuous segments, in metres.
   public var metres: Double
   /// Continuous segments that contributed distance (at least two positions).

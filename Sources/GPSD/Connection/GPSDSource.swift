@@ -6,7 +6,7 @@ import PlatformSupport
 public enum GPSDSourceEvent: Sendable, Hashable {
   /// A connection to gpsd is open and WATCH was sent. gpsd answers with a VERSION report.
   case connected(GPSDEndpoint)
-  /// A report, stamped with its arrival on the monotonic clock (seconds).
+  /// A report, stamped with its arrival on the owner's monotonic clock (seconds).
   case report(GPSDReport, arrival: Double)
   /// The connection ended or could not be made; the source will try again.
   case disconnected(reason: String)
@@ -27,6 +27,8 @@ public final class GPSDSource: @unchecked Sendable {
   private let batchHandler: @Sendable ([GPSDSourceEvent]) -> Void
   private let backoffTemplate: ReconnectBackoff
   private let pollInterval: Double
+  /// Whose monotonic clock stamps what the source's thread reads: the owner's.
+  private let clocks: Clocks
   /// Guards `stopping`, `started` and `activeDescriptor`, the only state shared with
   /// other threads.
   private let condition = Condition()
@@ -46,11 +48,13 @@ public final class GPSDSource: @unchecked Sendable {
 
   public init(
     endpoint: GPSDEndpoint = .standard, backoff: ReconnectBackoff = ReconnectBackoff(),
-    pollInterval: Double = 0.5, batchHandler: @escaping @Sendable ([GPSDSourceEvent]) -> Void
+    pollInterval: Double = 0.5, clocks: Clocks = .system,
+    batchHandler: @escaping @Sendable ([GPSDSourceEvent]) -> Void
   ) {
     self.endpoint = endpoint
     self.backoffTemplate = backoff
     self.pollInterval = pollInterval
+    self.clocks = clocks
     self.batchHandler = batchHandler
     socketOpened = nil
   }
@@ -61,7 +65,8 @@ public final class GPSDSource: @unchecked Sendable {
   /// session (a blocking connect), sends WATCH, and closes and reopens it; it calls
   /// `socketOpened` with the session's socket, which the owner then watches for reading
   /// (non-blocking) and calls `readAvailable()` on each time it is readable, until that
-  /// says the session ended. `connected`, `disconnected` and `retrying` still come
+  /// says the session ended; the owner stamps the reports with its own clock there.
+  /// `connected`, `disconnected` and `retrying` still come
   /// through `batchHandler`, from the source's thread. `readAvailable()` and `stop()` must
   /// be called on one thread, the owner's.
   public init(
@@ -72,21 +77,22 @@ public final class GPSDSource: @unchecked Sendable {
     self.endpoint = endpoint
     self.backoffTemplate = backoff
     self.pollInterval = 0.5
+    clocks = .system  // not read: the owner stamps what its loop reads (`readAvailable`)
     self.batchHandler = batchHandler
     self.socketOpened = socketOpened
   }
 
   /// Reads what gpsd sent on the lent session's socket without waiting and returns its
-  /// reports in order, all with the arrival time of this read; `open` is false once the
+  /// reports in order, all stamped `arrival` (the owner's monotonic clock as it read the
+  /// socket, so the stamps are on the clock it judges them by); `open` is false once the
   /// session has ended (EOF, an error, or `stop()`): stop watching the socket, which the
   /// source's thread then closes before it reconnects.
-  public func readAvailable() -> (reports: [GPSDSourceEvent], open: Bool) {
+  public func readAvailable(arrival: Double) -> (reports: [GPSDSourceEvent], open: Bool) {
     condition.lock()
     let reading = lent && lentEnd == nil && !stopping
     condition.unlock()
     guard reading else { return ([], false) }
     var reports: [GPSDSourceEvent] = []
-    let arrival = MonotonicClock.now()
     let outcome = connection.readLines { line in
       if let report = GPSDJSONDecoder.decode(utf8: line) { reports.append(.report(report, arrival: arrival)) }
     }
@@ -106,9 +112,9 @@ public final class GPSDSource: @unchecked Sendable {
   /// own to save hand-offs on.
   public convenience init(
     endpoint: GPSDEndpoint = .standard, backoff: ReconnectBackoff = ReconnectBackoff(),
-    pollInterval: Double = 0.5, handler: @escaping @Sendable (GPSDSourceEvent) -> Void
+    pollInterval: Double = 0.5, clocks: Clocks = .system, handler: @escaping @Sendable (GPSDSourceEvent) -> Void
   ) {
-    self.init(endpoint: endpoint, backoff: backoff, pollInterval: pollInterval) { events in
+    self.init(endpoint: endpoint, backoff: backoff, pollInterval: pollInterval, clocks: clocks) { events in
       for event in events { handler(event) }
     }
   }
@@ -136,7 +142,7 @@ public final class GPSDSource: @unchecked Sendable {
     GPSDConnection.shutdown(fileDescriptor: activeDescriptor)
     condition.broadcast()
     guard started else { return true }
-    let deadline = Date(timeIntervalSinceNow: timeout)
+    let deadline = Condition.deadline(after: timeout)
     while !finished {
       if !condition.wait(until: deadline) { return finished }
     }
@@ -184,7 +190,7 @@ public final class GPSDSource: @unchecked Sendable {
     while !isStopping {
       if let error = connection.waitForData(timeout: pollInterval) { return error }
       // What one read brings arrived together: one arrival time for all of it.
-      let arrival = MonotonicClock.now()
+      let arrival = clocks.monotonic()
       let outcome = connection.readLines { line in
         if let report = GPSDJSONDecoder.decode(utf8: line) { batch.append(.report(report, arrival: arrival)) }
       }
@@ -228,7 +234,7 @@ public final class GPSDSource: @unchecked Sendable {
   private func sleep(seconds: Double) {
     condition.lock()
     defer { condition.unlock() }
-    let deadline = Date(timeIntervalSinceNow: seconds)
+    let deadline = Condition.deadline(after: seconds)
     while !stopping {
       if !condition.wait(until: deadline) { return }
     }

@@ -20,6 +20,10 @@ public final class LoopClock {
     ClockReading(wall: clocks.wall(), monotonic: clocks.monotonic(), isWallClockSynchronised: isSynchronised)
   }
 
+  /// The monotonic clock alone, for a deadline (a timer, an idle client), which needs no
+  /// wall clock.
+  public func monotonic() -> Double { clocks.monotonic() }
+
   /// Reads the kernel's word on synchronisation again; the runtime calls it once a tick,
   /// before the components' ticks, and passes them the reading.
   public func tick() -> ClockReading {

@@ -1,11 +1,8 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
-
-/// What a GPX file holds, as text, before any of it is judged: routes (`rte`/`rtept`) and
-/// tracks (`trk`/`trkseg`/`trkpt`). Waypoints and extensions are ignored.
+/// What a GPX file holds, as text, before any of it is judged: routes (`rte`/`rtept`),
+/// tracks (`trk`/`trkseg`/`trkpt`) and waypoints (`wpt`). Extensions are ignored.
 struct GPXDocument {
   struct Point {
     var latitude: String?
@@ -15,99 +12,92 @@ struct GPXDocument {
     var hdop: String?
     var fix: String?
     var speed: String?
+    /// A waypoint's `name` and `desc`.
+    var name: String?
+    var description: String?
   }
 
   var routes: [[Point]] = []
   /// Each track is a list of segments.
   var tracks: [[[Point]]] = []
+  var waypoints: [Point] = []
 
   static func parse(_ data: Data, file: String) throws(RouteFileError) -> GPXDocument {
-    let delegate = Collector()
-    let parser = XMLParser(data: data)
-    parser.shouldProcessNamespaces = true
-    parser.delegate = delegate
-    let parsed = parser.parse()
-    if let root = delegate.rootElement, root != "gpx" {
+    let collector = Collector()
+    let failure = XMLEventReader.read(data, into: collector)
+    if let root = collector.rootElement, root != "gpx" {
       throw RouteFileError(file: file, problem: .notGPX(rootElement: root))
     }
-    // FoundationXML on Linux lets some malformed documents through (a mismatched or missing
-    // end tag), so the collector checks the nesting itself.
-    if let structureError = delegate.structureError {
-      throw RouteFileError(file: file, problem: .notXML(structureError))
+    switch failure {
+    case nil: return collector.document
+    case .empty?: throw RouteFileError(file: file, problem: .notXML("the document is empty"))
+    case .endsInside(let element)?:
+      throw RouteFileError(file: file, problem: .notXML("the document ends inside <\(element)>"))
+    case .endTagMismatch(let end, let open, let line)?:
+      throw RouteFileError(file: file, problem: .notXML("</\(end)> closes <\(open)>, line \(line)"))
+    // libxml2's codes, passed through as they are (xmlParserErrors: 4, no start tag).
+    case .malformed(let code, let line)?:
+      throw RouteFileError(file: file, problem: .notXML("malformed near line \(max(line, 1)), parser error \(code)"))
+    case .declaresEntity(let name)?: throw RouteFileError(file: file, problem: .declaresEntity(name))
+    case .nestedTooDeep(let line)?:
+      let depth = XMLEventReader.maximumDepth
+      throw RouteFileError(file: file, problem: .notXML("nested more than \(depth) elements deep near line \(line)"))
+    case .stoppedByHandler?:
+      throw RouteFileError(file: file, problem: .notGPX(rootElement: collector.rootElement ?? ""))
     }
-    guard parsed, delegate.rootElement != nil else {
-      throw RouteFileError(file: file, problem: .notXML(reason(parser)))
-    }
-    if let open = delegate.openElement {
-      throw RouteFileError(file: file, problem: .notXML("the document ends inside <\(open)>"))
-    }
-    return delegate.document
   }
 
-  /// The parser's complaint with its line. The codes are libxml2's, passed through as they
-  /// are (their names differ between Foundation builds, so they are not translated).
-  private static func reason(_ parser: XMLParser) -> String {
-    guard let error = parser.parserError as NSError? else { return "the document is empty" }
-    return "malformed near line \(max(parser.lineNumber, 1)), parser error \(error.code)"
-  }
-
-  /// SAX collector; lives only for one parse on the caller's thread.
-  private final class Collector: NSObject, XMLParserDelegate {
+  /// Collects the document's routes and tracks; lives for one reading.
+  private final class Collector: XMLEventHandler {
     var document = GPXDocument()
     var rootElement: String?
-    var structureError: String?
     private var path: [String] = []
-
-    var openElement: String? { path.last }
     private var point: Point?
-    private var text = ""
+    /// The text of the element open now, kept only inside one whose text is read.
+    private var text: [UInt8] = []
+    private var readsText = false
 
-    func parser(
-      _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-      qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-    ) {
+    func startElement(_ name: String, attributes: XMLAttributes) -> Bool {
       if rootElement == nil {
-        rootElement = elementName
-        guard elementName == "gpx" else {
-          parser.abortParsing()
-          return
-        }
+        rootElement = name
+        guard name == "gpx" else { return false }
       }
       let parent = path.last
-      path.append(elementName)
-      text = ""
-      switch (parent, elementName) {
+      path.append(name)
+      text.removeAll(keepingCapacity: true)
+      readsText = Self.isField(name, of: parent)
+      switch (parent, name) {
       case ("gpx", "rte"): document.routes.append([])
       case ("gpx", "trk"): document.tracks.append([])
       case ("trk", "trkseg"):
         if !document.tracks.isEmpty { document.tracks[document.tracks.count - 1].append([]) }
-      case ("rte", "rtept"), ("trkseg", "trkpt"):
-        point = Point(latitude: attributeDict["lat"], longitude: attributeDict["lon"])
+      case ("rte", "rtept"), ("trkseg", "trkpt"), ("gpx", "wpt"):
+        point = Point(latitude: attributes["lat"], longitude: attributes["lon"])
       default: break
       }
+      return true
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+      if readsText { text.append(contentsOf: bytes) }
+    }
 
-    func parser(
-      _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-      qualifiedName qName: String?
-    ) {
-      guard path.last == elementName else {
-        structureError = "</\(elementName)> closes <\(path.last ?? "nothing")>, line \(parser.lineNumber)"
-        parser.abortParsing()
-        return
-      }
+    func endElement(_ name: String) {
       path.removeLast()
       let parent = path.last
-      let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-      switch (parent, elementName) {
+      let value = String(decoding: text, as: UTF8.self).trimmingWhiteSpaceAndNewlines
+      switch (parent, name) {
       case ("rtept", "ele"), ("trkpt", "ele"): point?.elevation = value
-      case ("rtept", "time"), ("trkpt", "time"): point?.time = value
+      case ("rtept", "time"), ("trkpt", "time"), ("wpt", "time"): point?.time = value
+      case ("wpt", "name"): point?.name = value
+      case ("wpt", "desc"): point?.description = value
       case ("rtept", "hdop"), ("trkpt", "hdop"): point?.hdop = value
       case ("trkpt", "fix"): point?.fix = value
       // GPX 1.0's speed (m/s); GPX 1.1 dropped it from the core schema.
       case ("trkpt", "speed"): point?.speed = value
+      case ("gpx", "wpt"):
+        if let point { document.waypoints.append(point) }
+        point = nil
       case ("rte", "rtept"):
         if let point, !document.routes.isEmpty { document.routes[document.routes.count - 1].append(point) }
         point = nil
@@ -118,7 +108,18 @@ struct GPXDocument {
         point = nil
       default: break
       }
-      text = ""
+      text.removeAll(keepingCapacity: true)
+      readsText = path.last.map { Self.isField($0, of: path.dropLast().last) } ?? false
+    }
+
+    /// Whether the text of `name` inside `parent` is one of a point's values.
+    private static func isField(_ name: String, of parent: String?) -> Bool {
+      switch (parent, name) {
+      case ("rtept", "ele"), ("trkpt", "ele"), ("rtept", "time"), ("trkpt", "time"), ("rtept", "hdop"),
+        ("trkpt", "hdop"), ("trkpt", "fix"), ("trkpt", "speed"), ("wpt", "time"), ("wpt", "name"), ("wpt", "desc"):
+        true
+      default: false
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 /// Reads routes and timed tracks out of GPX.
 public enum GPXReader {
@@ -26,6 +27,8 @@ public enum GPXReader {
 
   /// A recorded track for import: every `trkseg` of every `trk` becomes a segment, and every
   /// point must carry a time. Point indexes in errors count from 0 across the whole file.
+  /// Waypoints come along as they are (an export's stops); import does not use them, so one
+  /// without a readable position or time is left out rather than refusing the track.
   public static func track(from data: Data, file: String) throws(RouteFileError) -> TimedTrack {
     let document = try GPXDocument.parse(data, file: file)
     guard document.tracks.contains(where: { $0.contains { !$0.isEmpty } }) else {
@@ -41,7 +44,7 @@ public enum GPXReader {
           guard let timeText = point.time, !timeText.isEmpty else {
             throw RouteFileError(file: file, problem: .missingTime(index: index))
           }
-          guard let time = ISO8601Time.parse(timeText) else {
+          guard let time = UTCTimestamp.parse(timeText, .logger) else {
             throw RouteFileError(file: file, problem: .badTime(index: index, text: timeText))
           }
           segment.append(
@@ -55,15 +58,25 @@ public enum GPXReader {
       }
     }
     guard index >= 2 else { throw RouteFileError(file: file, problem: .tooFewPoints(index)) }
-    return TimedTrack(segments: segments)
+    let waypoints = document.waypoints.compactMap { point -> Waypoint? in
+      guard let latitude = point.latitude.flatMap({ Double($0.trimmingWhiteSpaceAndNewlines) }),
+        let longitude = point.longitude.flatMap({ Double($0.trimmingWhiteSpaceAndNewlines) })
+      else { return nil }
+      let coordinate = GeoCoordinate(latitude: latitude, longitude: longitude)
+      guard coordinate.isValid else { return nil }
+      return Waypoint(
+        coordinate: coordinate, time: point.time.flatMap { UTCTimestamp.parse($0, .logger) }, name: point.name,
+        description: point.description)
+    }
+    return TimedTrack(segments: segments, waypoints: waypoints)
   }
 
   private static func coordinate(
     of point: GPXDocument.Point, index: Int, file: String
   ) throws(RouteFileError) -> GeoCoordinate {
     guard let latText = point.latitude, let lonText = point.longitude,
-      let latitude = Double(latText.trimmingCharacters(in: .whitespaces)),
-      let longitude = Double(lonText.trimmingCharacters(in: .whitespaces))
+      let latitude = Double(latText.trimmingWhiteSpaceAndNewlines),
+      let longitude = Double(lonText.trimmingWhiteSpaceAndNewlines)
     else { throw RouteFileError(file: file, problem: .unreadableCoordinate(index: index)) }
     let coordinate = GeoCoordinate(latitude: latitude, longitude: longitude)
     guard coordinate.isValid else {

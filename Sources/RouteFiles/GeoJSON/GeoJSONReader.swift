@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// Reads routes and timed tracks out of GeoJSON (RFC 7946): positions are `[longitude,
 /// latitude, elevation?]`. A track's times are read from the Feature's
@@ -27,7 +27,7 @@ public enum GeoJSONReader {
   /// with a time for every position. Point indexes in errors count from 0 across all lines.
   public static func track(from data: Data, file: String) throws(RouteFileError) -> TimedTrack {
     let line = try lineFeature(in: data, file: file)
-    let coordinateProperties = line.properties?["coordinateProperties"] as? [String: Any]
+    let coordinateProperties = line.properties?["coordinateProperties"]
     let times = perLine(coordinateProperties?["times"], lineCount: line.lines.count)
     let hdops = perLine(coordinateProperties?["hdop"], lineCount: line.lines.count)
     var segments: [[TrackPoint]] = []
@@ -37,51 +37,46 @@ public enum GeoJSONReader {
       for (pointIndex, position) in positions.enumerated() {
         let point = try coordinate(of: position, index: index, file: file)
         let timeValue = element(times, lineIndex, pointIndex)
-        guard let timeValue, !(timeValue is NSNull) else {
+        guard let timeValue, timeValue != .null else {
           throw RouteFileError(file: file, problem: .missingTime(index: index))
         }
-        guard let timeText = timeValue as? String, let time = ISO8601Time.parse(timeText) else {
-          throw RouteFileError(file: file, problem: .badTime(index: index, text: "\(timeValue)"))
+        guard let timeText = timeValue.stringValue, let time = UTCTimestamp.parse(timeText, .logger) else {
+          throw RouteFileError(file: file, problem: .badTime(index: index, text: written(timeValue)))
         }
-        let hdop = element(hdops, lineIndex, pointIndex).flatMap(number)
+        let hdop = element(hdops, lineIndex, pointIndex)?.numberValue
         segment.append(TrackPoint(coordinate: point.coordinate, time: time, elevation: point.elevation, hdop: hdop))
         index += 1
       }
       if !segment.isEmpty { segments.append(segment) }
     }
     guard index >= 2 else { throw RouteFileError(file: file, problem: .tooFewPoints(index)) }
-    let name = line.properties?["name"] as? String
+    let name = line.properties?["name"]?.stringValue
     return TimedTrack(name: name, segments: segments)
   }
 
   private struct LineFeature {
-    var lines: [[Any]]
-    var properties: [String: Any]?
+    var lines: [[JSONValue]]
+    var properties: JSONValue?
   }
 
   private static let lineTypes: Set<String> = ["LineString", "MultiLineString"]
 
   private static func lineFeature(in data: Data, file: String) throws(RouteFileError) -> LineFeature {
-    let object: Any
+    let root: JSONValue
     do {
-      object = try JSONSerialization.jsonObject(with: data, options: [])
+      root = try JSONDecoder().decode(JSONValue.self, from: data)
     } catch {
-      throw RouteFileError(file: file, problem: .notJSON((error as NSError).localizedDescription))
+      throw RouteFileError(file: file, problem: .notJSON(reason(error)))
     }
-    guard let root = object as? [String: Any], let type = root["type"] as? String else {
-      throw RouteFileError(file: file, problem: .notGeoJSON)
-    }
+    guard let type = root["type"]?.stringValue else { throw RouteFileError(file: file, problem: .notGeoJSON) }
     switch type {
     case "LineString", "MultiLineString":
-      return LineFeature(lines: try lines(of: root, file: file), properties: nil)
+      return LineFeature(lines: lines(of: root), properties: nil)
     case "Feature":
       return try feature(root, file: file)
     case "FeatureCollection":
-      let features = root["features"] as? [Any] ?? []
-      for case let candidate as [String: Any] in features {
-        if let geometry = candidate["geometry"] as? [String: Any], let kind = geometry["type"] as? String,
-          lineTypes.contains(kind)
-        {
+      for candidate in root["features"]?.arrayValue ?? [] {
+        if let kind = candidate["geometry"]?["type"]?.stringValue, lineTypes.contains(kind) {
           return try feature(candidate, file: file)
         }
       }
@@ -91,50 +86,69 @@ public enum GeoJSONReader {
     }
   }
 
-  private static func feature(_ object: [String: Any], file: String) throws(RouteFileError) -> LineFeature {
-    guard let geometry = object["geometry"] as? [String: Any] else {
+  /// The decoder's complaint, in words that follow "is not JSON".
+  private static func reason(_ error: Error) -> String {
+    switch error {
+    case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty: "malformed"
+    case DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context):
+      "unreadable value at "
+        + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        .joined(separator: ".")
+    default: "\(error)"
+    }
+  }
+
+  private static func feature(_ object: JSONValue, file: String) throws(RouteFileError) -> LineFeature {
+    guard let geometry = object["geometry"], case .object = geometry else {
       throw RouteFileError(file: file, problem: .noRouteOrTrack)
     }
-    guard let type = geometry["type"] as? String else { throw RouteFileError(file: file, problem: .notGeoJSON) }
+    guard let type = geometry["type"]?.stringValue else { throw RouteFileError(file: file, problem: .notGeoJSON) }
     guard lineTypes.contains(type) else { throw RouteFileError(file: file, problem: .unsupportedGeoJSONType(type)) }
-    return LineFeature(lines: try lines(of: geometry, file: file), properties: object["properties"] as? [String: Any])
+    let properties = object["properties"].flatMap { properties -> JSONValue? in
+      guard case .object = properties else { return nil }
+      return properties
+    }
+    return LineFeature(lines: lines(of: geometry), properties: properties)
   }
 
-  private static func lines(of geometry: [String: Any], file: String) throws(RouteFileError) -> [[Any]] {
-    let coordinates = geometry["coordinates"] as? [Any] ?? []
-    if geometry["type"] as? String == "LineString" { return [coordinates] }
-    return coordinates.map { $0 as? [Any] ?? [] }
+  private static func lines(of geometry: JSONValue) -> [[JSONValue]] {
+    let coordinates = geometry["coordinates"]?.arrayValue ?? []
+    if geometry["type"]?.stringValue == "LineString" { return [coordinates] }
+    return coordinates.map { $0.arrayValue ?? [] }
   }
 
-  private static func perLine(_ value: Any?, lineCount: Int) -> [[Any]]? {
-    guard let outer = value as? [Any] else { return nil }
-    if lineCount == 1, !outer.isEmpty, !(outer.first is [Any]) { return [outer] }
-    return outer.map { $0 as? [Any] ?? [] }
+  private static func perLine(_ value: JSONValue?, lineCount: Int) -> [[JSONValue]]? {
+    guard let outer = value?.arrayValue else { return nil }
+    if lineCount == 1, let first = outer.first, first.arrayValue == nil { return [outer] }
+    return outer.map { $0.arrayValue ?? [] }
   }
 
-  private static func element(_ table: [[Any]]?, _ line: Int, _ point: Int) -> Any? {
+  /// A time that is not a readable one, as the file wrote it: a string's own text, any
+  /// other value as JSON.
+  private static func written(_ value: JSONValue) -> String {
+    switch value {
+    case .string(let text): text
+    case .number(let number): FixedDecimal.shortest(number)
+    default: (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+    }
+  }
+
+  private static func element(_ table: [[JSONValue]]?, _ line: Int, _ point: Int) -> JSONValue? {
     guard let table, line < table.count, point < table[line].count else { return nil }
     return table[line][point]
   }
 
   private static func coordinate(
-    of position: Any, index: Int, file: String
+    of position: JSONValue, index: Int, file: String
   ) throws(RouteFileError) -> (coordinate: GeoCoordinate, elevation: Double?) {
-    guard let numbers = position as? [Any], numbers.count >= 2,
-      let longitude = number(numbers[0]), let latitude = number(numbers[1])
+    guard let numbers = position.arrayValue, numbers.count >= 2,
+      let longitude = numbers[0].numberValue, let latitude = numbers[1].numberValue
     else { throw RouteFileError(file: file, problem: .unreadableCoordinate(index: index)) }
     let coordinate = GeoCoordinate(latitude: latitude, longitude: longitude)
     guard coordinate.isValid else {
       throw RouteFileError(
         file: file, problem: .coordinateOutOfRange(index: index, latitude: latitude, longitude: longitude))
     }
-    return (coordinate, numbers.count >= 3 ? number(numbers[2]) : nil)
-  }
-
-  /// JSON numbers only: `true` is an NSNumber too (type code "c"), and must not read as 1.
-  /// (`is Bool` cannot tell them apart: on Linux every NSNumber bridges to Bool.)
-  private static func number(_ value: Any) -> Double? {
-    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
-    return number.doubleValue
+    return (coordinate, numbers.count >= 3 ? numbers[2].numberValue : nil)
   }
 }

@@ -1,5 +1,5 @@
 import DashPilotCore
-import Foundation
+import FoundationEssentials
 
 /// Writes a track as one GeoJSON Feature: a `MultiLineString` with one line per continuous
 /// segment (gaps stay gaps), times in `properties.coordinateProperties.times` (one list per
@@ -15,7 +15,7 @@ public enum GeoJSONWriter {
     var coordinateProperties = ["\"times\":[" + times.joined(separator: ",") + "]"]
     if track.segments.contains(where: { $0.contains { $0.hdop != nil } }) {
       let hdops = track.segments.map {
-        "[" + $0.map { $0.hdop.map(DecimalText.of) ?? "null" }.joined(separator: ",") + "]"
+        "[" + $0.map { $0.hdop.map(FixedDecimal.shortest) ?? "null" }.joined(separator: ",") + "]"
       }
       coordinateProperties.append("\"hdop\":[" + hdops.joined(separator: ",") + "]")
     }
@@ -23,8 +23,10 @@ public enum GeoJSONWriter {
     let lines = track.segments.map { segment in
       "["
         + segment.map { point in
-          var numbers = [DecimalText.of(point.coordinate.longitude), DecimalText.of(point.coordinate.latitude)]
-          if let elevation = point.elevation { numbers.append(DecimalText.of(elevation)) }
+          var numbers = [
+            FixedDecimal.shortest(point.coordinate.longitude), FixedDecimal.shortest(point.coordinate.latitude),
+          ]
+          if let elevation = point.elevation { numbers.append(FixedDecimal.shortest(elevation)) }
           return "[" + numbers.joined(separator: ",") + "]"
         }.joined(separator: ",") + "]"
     }

@@ -8,10 +8,12 @@ import FoundationEssentials
 public protocol StoreCommitObserver: AnyObject {
   /// Samples appended to shift `shiftID` (a capture batch or an import), in stored order.
   func samplesStored(_ samples: [RouteSample], shiftID: Int64, in transaction: StoreTransaction) throws(StoreError)
-  /// A shift completed (ended, or imported whole), with its figure measured from its rows
-  /// and how it started and ended.
-  func shiftCompleted(_ shift: StoredShift, distance: RouteDistance, in transaction: StoreTransaction)
-    throws(StoreError)
+  /// A shift completed (ended, or imported whole), with its figure measured from its rows,
+  /// how it started and ended, and how many sample rows it holds: every one of them was
+  /// handed to `samplesStored` before, so a listener can tell when it has had them all.
+  func shiftCompleted(
+    _ shift: StoredShift, distance: RouteDistance, sampleRows: Int, in transaction: StoreTransaction
+  ) throws(StoreError)
   /// A capture session's row was created (an explicit begin, or its first sample), in
   /// shift `shiftID` (nil when none was open), and why: capture's own code
   /// ("fixes_started"), or `SampleStore.sessionBegunByFirstSample`.

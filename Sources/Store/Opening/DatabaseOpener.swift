@@ -2,32 +2,42 @@ import FoundationEssentials
 import Glibc
 
 /// Opens the store's file the way a box that loses power with the ignition needs it: the
-/// schema version is read before anything is written (a newer file is refused untouched),
-/// then a quick integrity check; a damaged file is moved aside with its -wal and -shm and a
-/// fresh one started; then WAL with synchronous=FULL, and the migrations.
+/// schema version is read before anything is written (a newer file is refused untouched);
+/// a file SQLite cannot open as a database is moved aside with its -wal and -shm and a
+/// fresh one started; then WAL with synchronous=FULL, and the migrations. Nothing here
+/// reads in proportion to the file, so start-up takes the same time at any size: the
+/// whole-file check (`SampleStore.quickCheck`) is the daemon's, after start-up, off the loop.
 enum DatabaseOpener {
   static func open(path: String, now: Date, vfs: String?) throws(StoreError) -> (Database, StoreOpenReport) {
+    // A copy made while recording (a salvage, a conversion) takes the file's place first,
+    // while nothing holds it open.
+    var switched: StoreRebuild.Switch?
+    var problems: [String] = []
+    do {
+      switched = try StoreRebuild.finishIfReady(livePath: path, now: now)
+    } catch .rebuildDiscarded(let copy, let reason) {
+      problems.append("an unfinished copy of the database (\(copy)) could not be used and was removed: \(reason)")
+    }
     do {
       let (database, found) = try openChecked(path: path, vfs: vfs)
       return (
         database,
         StoreOpenReport(
-          path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion, movedAside: nil)
+          path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion, movedAside: nil,
+          problems: problems, switched: switched)
       )
     } catch .corrupt(let failure) {
-      let reason = failure.operation == quickCheckOperation ? failure.message : failure.description
+      let reason = failure.description
       let files = try moveAside(path: path, now: now)
       let (database, found) = try openChecked(path: path, vfs: vfs)
       return (
         database,
         StoreOpenReport(
           path: path, foundSchemaVersion: found, schemaVersion: Schema.latestVersion,
-          movedAside: .init(reason: reason, files: files))
+          movedAside: .init(reason: reason, files: files), problems: problems, switched: switched)
       )
     }
   }
-
-  static let quickCheckOperation = "PRAGMA quick_check"
 
   /// Opens, checks and migrates; throws `.corrupt` for a file that must be moved aside.
   private static func openChecked(path: String, vfs: String?) throws(StoreError) -> (Database, Int32) {
@@ -38,11 +48,11 @@ enum DatabaseOpener {
     return (database, found)
   }
 
-  /// Reads the schema version and runs quick_check without writing: the header is read
-  /// straight from the file, so a newer file is refused without SQLite opening it, then
-  /// a read-only connection checks the rest, so a damaged file is kept exactly as found (a
-  /// writable connection would checkpoint its log into it and delete the log on close).
-  /// Returns the file's schema version (0 when there is no file yet).
+  /// Reads the schema version without writing: the header is read straight from the file,
+  /// so a newer file is refused without SQLite opening it, then a read-only connection
+  /// reads the version the log may hold, so a file SQLite cannot read is kept exactly as
+  /// found (a writable connection would checkpoint its log into it and delete the log on
+  /// close). Returns the file's schema version (0 when there is no file yet).
   private static func inspect(path: String, vfs: String?) throws(StoreError) -> Int32 {
     guard access(path, F_OK) == 0 else { return 0 }
     switch try DatabaseHeader.read(path: path) {
@@ -63,13 +73,6 @@ enum DatabaseOpener {
     let found = try Schema.userVersion(database)
     guard found <= Schema.latestVersion else {
       throw .newerSchema(path: path, found: found, supported: Schema.latestVersion)
-    }
-    let findings = try database.textColumn("PRAGMA quick_check")
-    guard findings == ["ok"] else {
-      throw .corrupt(
-        SQLiteFailure(
-          operation: quickCheckOperation, resultCode: 11 /* SQLITE_CORRUPT */,
-          message: findings.prefix(3).joined(separator: "; ")))
     }
     return found
   }
@@ -110,13 +113,7 @@ enum DatabaseOpener {
   /// and -shm keep their suffix after the new name, so the kept copy still opens with its
   /// log). Nothing is deleted. Returns what was moved.
   static func moveAside(path: String, now: Date) throws(StoreError) -> [StoreOpenReport.MovedFile] {
-    let stamp = utcStamp(now)
-    var target = "\(path).corrupt-\(stamp)"
-    var attempt = 1
-    while ["", "-wal", "-shm"].contains(where: { access(target + $0, F_OK) == 0 }) {
-      attempt += 1
-      target = "\(path).corrupt-\(stamp)-\(attempt)"
-    }
+    let target = keptName(path: path, now: now)
     var moved: [StoreOpenReport.MovedFile] = []
     for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
       guard rename(path + suffix, target + suffix) == 0 else {
@@ -126,6 +123,19 @@ enum DatabaseOpener {
       moved.append(.init(from: path + suffix, to: target + suffix))
     }
     return moved
+  }
+
+  /// NAME.corrupt-YYYYMMDDTHHMMSSZ, with -2, -3 ... when a file of that name (or its -wal or
+  /// -shm) is there already: a damaged file is kept, never overwritten.
+  static func keptName(path: String, now: Date) -> String {
+    let stamp = utcStamp(now)
+    var target = "\(path).corrupt-\(stamp)"
+    var attempt = 1
+    while ["", "-wal", "-shm"].contains(where: { access(target + $0, F_OK) == 0 }) {
+      attempt += 1
+      target = "\(path).corrupt-\(stamp)-\(attempt)"
+    }
+    return target
   }
 
   /// 20261129T213300Z, formatted by hand so the daemon never loads locale data for it.

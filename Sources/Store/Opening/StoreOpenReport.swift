@@ -23,12 +23,32 @@ public struct StoreOpenReport: Sendable, Hashable {
   public var movedAside: MovedAside?
   /// Anything else worth a line in the log that did not stop the store from opening.
   public var problems: [String] = []
+  /// A copy made while recording that took the file's place (`StoreRebuild`).
+  public var switched: StoreRebuild.Switch?
+
+  public init(
+    path: String, foundSchemaVersion: Int32, schemaVersion: Int32, movedAside: MovedAside?,
+    problems: [String] = [], switched: StoreRebuild.Switch? = nil
+  ) {
+    self.path = path
+    self.foundSchemaVersion = foundSchemaVersion
+    self.schemaVersion = schemaVersion
+    self.movedAside = movedAside
+    self.problems = problems
+    self.switched = switched
+  }
+
+  /// Whether something happened that a person looking after the box should read.
+  public var needsAttention: Bool {
+    movedAside != nil || !problems.isEmpty || switched?.purpose == .salvage
+  }
 
   public var wasMigrated: Bool { foundSchemaVersion != schemaVersion }
 
   /// Sentences for the journal; empty when the file opened as it was.
   public var messages: [String] {
     var lines: [String] = []
+    if let switched { lines.append(switched.message(path: path)) }
     if let movedAside {
       let kept = movedAside.files.map { "\($0.from) -> \($0.to)" }.joined(separator: ", ")
       lines.append(

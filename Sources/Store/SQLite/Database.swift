@@ -156,6 +156,17 @@ public final class Database {
     return try bracket("BEGIN DEFERRED", "COMMIT", undo: "ROLLBACK", body)
   }
 
+  /// Runs `body` with SQLite's foreign-key checks off, for a delete of parent rows the caller
+  /// has shown no row still names: without an index on the child column, SQLite checks each
+  /// one by reading the whole child table. Outside any transaction only (SQLite ignores the
+  /// pragma inside one); the checks are back on however `body` ends.
+  func withoutForeignKeyChecks<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    precondition(!isInTransaction, "foreign_keys cannot change inside a transaction")
+    try execute("PRAGMA foreign_keys = OFF")
+    defer { _ = sqlite3_exec(handle, "PRAGMA foreign_keys = ON", nil, nil, nil) }
+    return try body()
+  }
+
   /// `body` between `begin` and `end`; on any failure, `undo`, then the error. SQLite may
   /// already have rolled back after SQLITE_FULL or SQLITE_IOERR: `undo` runs only while a
   /// transaction is still open, and a failed undo never hides the original error.

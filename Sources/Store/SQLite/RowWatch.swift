@@ -11,10 +11,13 @@ import Glibc
 ///   seen here.
 ///
 /// Inserts alone leave the epoch as it is: rows after the last one read are new rows, found
-/// by their ids.
+/// by their ids. So do deletes the store accounts for itself (`accountingForDeletes`): a
+/// completed shift deleted whole, whose rows no reader of another shift has read.
 final class RowWatch {
   let table: String
   private(set) var epoch: UInt64 = 0
+  /// Set while the store deletes rows it accounts for.
+  private var deletesAccountedFor = false
   /// Rows were inserted into the table since the outermost transaction began.
   private var insertedInTransaction = false
   private var dataVersion: Int64?
@@ -26,9 +29,18 @@ final class RowWatch {
     guard strcmp(changed, table) == 0 else { return }
     if operation == SQLITE_INSERT {
       insertedInTransaction = true
-    } else {
+    } else if !(operation == SQLITE_DELETE && deletesAccountedFor) {
       epoch &+= 1
     }
+  }
+
+  /// Runs `body`, whose deletes of the table's rows leave the epoch as it is: only for rows
+  /// of a shift no reader measures (a completed shift being deleted whole; never the open
+  /// shift, whose live figure would otherwise go on counting rows that are gone).
+  func accountingForDeletes<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    deletesAccountedFor = true
+    defer { deletesAccountedFor = false }
+    return try body()
   }
 
   /// A write transaction begins: nothing is inserted in it yet.

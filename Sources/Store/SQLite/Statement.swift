@@ -108,9 +108,11 @@ public final class Statement {
 
   func finalize() { sqlite3_finalize(handle) }
 
-  private func check(_ rc: Int32, _ operation: String) throws(StoreError) {
+  /// `operation` is built only for a failure: a bind runs for every column of every row
+  /// written, and building its name each time cost more than the bind.
+  private func check(_ rc: Int32, _ operation: @autoclosure () -> String) throws(StoreError) {
     guard rc != SQLITE_OK else { return }
-    throw error(rc, operation)
+    throw error(rc, operation())
   }
 
   private func error(_ rc: Int32, _ operation: String) -> StoreError {

@@ -45,16 +45,23 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// The file was written by a newer DashPilot; it is left exactly as it was.
   case newerSchema(path: String, found: Int32, supported: Int32)
+  /// A reader opened a file its writer has not brought to this code's schema yet.
+  case notMigrated(path: String, found: Int32, expected: Int32)
   /// A PRAGMA did not take effect (for example WAL refused on a file system without shared
   /// memory), so the durability the store promises would not hold.
   case settingRefused(pragma: String, result: String)
   /// The file could not be moved aside after it failed its integrity check.
   case couldNotMoveAside(path: String, reason: String)
+  /// A copy of the store made while recording (`StoreRebuild`) could not be used; it was
+  /// removed, and the live file is left as it was.
+  case rebuildDiscarded(path: String, reason: String)
 
   /// A shift was started while another is still open.
   case shiftAlreadyOpen(Shift)
   case shiftNotFound(Int64)
   case shiftAlreadyEnded(Shift)
+  /// Only a completed shift can be deleted.
+  case shiftStillOpen(Shift)
   /// A request that needs the open shift was made with none open.
   case noOpenShift
   /// A setting that cannot be used, with what was wrong.
@@ -114,13 +121,18 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case let .newerSchema(path, found, supported):
       "\(path) has schema version \(found), newer than the \(supported) this DashPilot understands; "
         + "it was left unchanged (upgrade DashPilot or point it at another database)"
+    case let .notMigrated(path, found, expected):
+      "\(path) has schema version \(found), not the \(expected) this DashPilot reads; dashpilotd migrates it when it starts"
     case let .settingRefused(pragma, result):
       "SQLite refused \(pragma) (it answered \"\(result)\"), so writes would not be durable"
     case let .couldNotMoveAside(path, reason):
       "\(path) failed its integrity check and could not be moved aside: \(reason)"
+    case let .rebuildDiscarded(path, reason):
+      "the copy \(path) could not be used and was removed: \(reason)"
     case .shiftAlreadyOpen(let shift): "shift \(shift.id) is still open; end it before starting another"
     case .shiftNotFound(let id): "no shift with id \(id)"
     case .shiftAlreadyEnded(let shift): "shift \(shift.id) has already ended"
+    case .shiftStillOpen(let shift): "shift \(shift.id) is still open; only a completed shift is deleted"
     case .noOpenShift: "no shift is open"
     case .invalidSetting(let reason): "setting refused: \(reason)"
     case .invalidSample(let reason): "sample not stored: \(reason)"

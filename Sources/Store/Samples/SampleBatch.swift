@@ -59,10 +59,14 @@ public final class SampleBatch {
   /// Writes the pending samples if the policy says they are due at `now`.
   @discardableResult
   public func flushIfDue(at now: Date) throws(SampleBatchFailure) -> Int {
-    guard policy.isDue(pendingCount: pending.count, oldestPendingSince: oldestPendingSince, now: now) else {
+    guard let oldest = oldestPendingSince,
+      policy.isDue(pendingCount: pending.count, oldestPendingSince: oldest, now: now)
+    else {
       return 0
     }
-    return try flush()
+    let written = try flush()
+    store.commitTally.committed(waited: now.timeIntervalSince(oldest), due: policy.maximumPendingAge)
+    return written
   }
 
   /// Writes every pending sample in one transaction. On failure nothing of the batch is

@@ -152,6 +152,17 @@ enum Schema {
         "ALTER TABLE samples_v5 RENAME TO samples",
         "CREATE INDEX samples_by_shift ON samples (shift_id)",
       ]),
+    // Retention: a completed shift is deleted a small transaction at a time, so capture's
+    // commits keep their pace. It is marked first, in one transaction, and from then on no
+    // list or figure sees it, half-deleted or not; a deletion a power cut interrupted is
+    // found again by the mark (the partial index: a lookup, whatever the history).
+    // ADD COLUMN with a constant default rewrites no row.
+    Migration(
+      version: 6,
+      statements: [
+        "ALTER TABLE shifts ADD COLUMN deleting INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX shifts_being_deleted ON shifts (id) WHERE deleting = 1",
+      ]),
   ]
 
   /// The version this code writes and understands.

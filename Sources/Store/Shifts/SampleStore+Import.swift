@@ -44,7 +44,8 @@ extension SampleStore {
       guard let shift = try shift(id: id) else { throw .shiftNotFound(id) }
       if let commitObserver {
         try commitObserver.samplesStored(anonymous, shiftID: id, in: currentTransaction)
-        try commitObserver.shiftCompleted(shift, distance: try recordedDistance(ofShift: id), in: currentTransaction)
+        try commitObserver.shiftCompleted(
+          shift, distance: try recordedDistance(ofShift: id), sampleRows: encoded.count, in: currentTransaction)
       }
       return shift
     }

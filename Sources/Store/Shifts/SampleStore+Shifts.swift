@@ -43,7 +43,11 @@ extension SampleStore {
       var ended = found
       ended.shift.endedAt = EncodedSample.date(milliseconds: end)
       ended.endedBy = endedBy
-      try commitObserver?.shiftCompleted(ended, distance: try recordedDistance(ofShift: id), in: currentTransaction)
+      if let commitObserver {
+        try commitObserver.shiftCompleted(
+          ended, distance: try recordedDistance(ofShift: id), sampleRows: try sampleCount(ofShift: id),
+          in: currentTransaction)
+      }
       return ended
     }
   }
@@ -77,21 +81,50 @@ extension SampleStore {
     ) { (s) throws(StoreError) -> StoredShift? in try s.step() ? Self.shift(from: s) : nil }
   }
 
+  /// Shift `id`; nil when there is none, or when it is being deleted (`beginDeleting`): a
+  /// shift is never seen half-deleted.
   public func shift(id: Int64) throws(StoreError) -> StoredShift? {
-    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts WHERE id = ?") {
+    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts WHERE id = ? AND deleting = 0") {
       (s) throws(StoreError) -> StoredShift? in
       try s.bind(id, at: 1)
       return try s.step() ? Self.shift(from: s) : nil
     }
   }
 
-  /// Every shift, oldest first.
+  /// Every shift, oldest first (none being deleted).
   public func shifts() throws(StoreError) -> [StoredShift] {
-    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts ORDER BY id") {
+    try database.withStatement("SELECT \(Self.shiftColumns) FROM shifts WHERE deleting = 0 ORDER BY id") {
       (s) throws(StoreError) -> [StoredShift] in
       var result: [StoredShift] = []
       while try s.step() { result.append(Self.shift(from: s)) }
       return result
+    }
+  }
+
+  /// A page of the shifts, newest first (by id: the order they were made): at most `limit`,
+  /// with ids below `before`, started at or after `since` and before `until`, none being
+  /// deleted; `more` says
+  /// whether older shifts match beyond it. The shifts table has a row a day at most, so a
+  /// page costs the same whatever the age of the file.
+  public func shifts(
+    limit: Int, before: Int64? = nil, since: Date? = nil, until: Date? = nil
+  ) throws(StoreError) -> (shifts: [StoredShift], more: Bool) {
+    let from = try since.map { (date) throws(StoreError) in try EncodedSample.milliseconds(date, role: "since") }
+    let to = try until.map { (date) throws(StoreError) in try EncodedSample.milliseconds(date, role: "until") }
+    return try database.withStatement(
+      """
+      SELECT \(Self.shiftColumns) FROM shifts
+      WHERE id < ?1 AND started_at_ms >= ?2 AND started_at_ms < ?3 AND deleting = 0 ORDER BY id DESC LIMIT ?4
+      """
+    ) { (s) throws(StoreError) -> (shifts: [StoredShift], more: Bool) in
+      try s.bind(before ?? Int64.max, at: 1)
+      try s.bind(from ?? Int64.min, at: 2)
+      try s.bind(to ?? Int64.max, at: 3)
+      try s.bind(Int64(max(0, limit)) + 1, at: 4)
+      var page: [StoredShift] = []
+      while try s.step() { page.append(Self.shift(from: s)) }
+      let more = page.count > limit
+      return (Array(page.prefix(limit)), more)
     }
   }
 

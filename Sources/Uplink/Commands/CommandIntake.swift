@@ -37,14 +37,14 @@ public struct CommandIntake: Sendable {
     case refuse(id: RequestID?, ControlError, log: String?)
   }
 
-  public let allowed: Set<ControlCommand>
+  public let allowed: Set<ControlCommand.Kind>
   private var rate: CommandRateWindow
   /// Command names already logged as not allowed (each is logged once).
   private var loggedNotAllowed: Set<String> = []
   /// When (monotonic) the last "busy" line was logged: one a second at most.
   private var lastBusyLog = -Double.infinity
 
-  public init(allowed: Set<ControlCommand>, rate: CommandRateWindow = CommandRateWindow()) {
+  public init(allowed: Set<ControlCommand.Kind>, rate: CommandRateWindow = CommandRateWindow()) {
     self.allowed = allowed
     self.rate = rate
   }
@@ -96,8 +96,8 @@ public struct CommandIntake: Sendable {
           .badRequest, "a retained message is not a command: publish commands without the retain flag"),
         log: "uplink: refused command \(request.id) on \(message.topic): it was a retained message")
     }
-    let name = request.command.rawValue
-    guard allowed.contains(request.command) else {
+    let name = request.command.name
+    guard allowed.contains(request.command.kind) else {
       let log =
         loggedNotAllowed.insert(name).inserted
         ? "uplink: refused \(name) over MQTT (command \(request.id)): [Uplink] AllowedCommands= does not list it;"
@@ -131,9 +131,10 @@ public struct CommandIntake: Sendable {
 extension ControlRequest {
   /// Whether this is a part of a request sent in several (`"more": true`).
   var isPartOfMore: Bool {
-    switch arguments {
+    switch command {
     case .import(let part): part.more
     case .routeLoad(let part): part.more
+    case .report(let part): part.more
     default: false
     }
   }

@@ -36,7 +36,7 @@ public struct UplinkConfiguration: Sendable, Hashable {
   /// they may be.
   public var acceptCommands: Bool
   /// The commands taken over MQTT, by the socket's names; anything else is `not_allowed`.
-  public var allowedCommands: Set<ControlCommand>
+  public var allowedCommands: Set<ControlCommand.Kind>
 
   public static let defaultPort = 1883
   public static let defaultTLSPort = 8883
@@ -48,7 +48,7 @@ public struct UplinkConfiguration: Sendable, Hashable {
     certFile: String? = nil, keyFile: String? = nil, qos: Int = 1, topicPrefix: String? = nil,
     outboxBound: Int = UplinkConfiguration.defaultOutboxBound, keepalive: Int = 30,
     liveInterval: TimeInterval = 30, reconnectDelay: Int = 1, reconnectDelayMax: Int = 60,
-    acceptCommands: Bool = false, allowedCommands: Set<ControlCommand> = UplinkConfiguration.defaultAllowedCommands
+    acceptCommands: Bool = false, allowedCommands: Set<ControlCommand.Kind> = UplinkConfiguration.defaultAllowedCommands
   ) {
     self.host = host
     self.port = port ?? (caFile == nil ? Self.defaultPort : Self.defaultTLSPort)
@@ -71,7 +71,7 @@ public struct UplinkConfiguration: Sendable, Hashable {
   }
 
   /// What a dispatcher needs: the car's state, its shift, and where it should drive.
-  public static let defaultAllowedCommands: Set<ControlCommand> = [
+  public static let defaultAllowedCommands: Set<ControlCommand.Kind> = [
     .status, .shiftStart, .shiftEnd, .navigate, .routeLoad, .routeClear,
   ]
 
@@ -127,7 +127,7 @@ public struct UplinkConfiguration: Sendable, Hashable {
     }
     if allowedCommands.contains(.events) {
       throw fail(
-        .allowedCommands, ControlCommand.events.rawValue,
+        .allowedCommands, ControlCommand.Kind.events.rawValue,
         "events cannot be followed over MQTT: the events topic carries them (docs/uplink-messages.md)")
     }
   }

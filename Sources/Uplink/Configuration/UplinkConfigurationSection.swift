@@ -152,11 +152,11 @@ extension UplinkConfiguration {
   }
 
   /// `AllowedCommands=`: the socket's command names, separated by spaces or commas.
-  private static func commands(_ text: String) throws(UplinkConfigurationError) -> Set<ControlCommand> {
-    var commands: Set<ControlCommand> = []
+  private static func commands(_ text: String) throws(UplinkConfigurationError) -> Set<ControlCommand.Kind> {
+    var commands: Set<ControlCommand.Kind> = []
     for name in text.split(whereSeparator: { " \t,".contains($0) }) {
-      guard let command = ControlCommand(rawValue: String(name)) else {
-        let known = ControlCommand.allCases.filter { $0 != .events }.map(\.rawValue).joined(separator: " ")
+      guard let command = ControlCommand.Kind(rawValue: String(name)) else {
+        let known = ControlCommand.Kind.allCases.filter { $0 != .events }.map(\.rawValue).joined(separator: " ")
         throw UplinkConfigurationError(
           key: .allowedCommands, value: text, reason: "\"\(name)\" is not a command; the commands are \(known)")
       }

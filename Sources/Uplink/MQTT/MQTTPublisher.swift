@@ -45,7 +45,7 @@ public final class MQTTPublisher: @unchecked Sendable {
   /// libmosquitto refuses a setting (an unreadable CA file, for one).
   public init(
     configuration: UplinkConfiguration, password: String?, maxInFlight: Int = 16, queue: DispatchQueue,
-    clock: @escaping @Sendable () -> Date = { Date() }, events: @escaping @Sendable (MQTTEvent) -> Void
+    clock: @escaping @Sendable () -> Date = Clocks.system.wall, events: @escaping @Sendable (MQTTEvent) -> Void
   ) throws(MQTTError) {
     // Validated here too: the numbers below become C integers, and a bad one must be an
     // error, not a trap.

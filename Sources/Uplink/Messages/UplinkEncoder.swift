@@ -98,7 +98,7 @@ public struct UplinkEncoder: Sendable, Hashable {
       json.beginObject("shift")
       json.integer("id", shift.shiftID)
       json.time("started_at", shift.startedAt)
-      json.json("distance", ControlCoding.text(WireDistance(shift.distance, unit: shift.unit)))
+      json.json("distance", ControlCoding.text(shift.distance))
       json.string("summary", shift.summary)
       json.endObject()
     } else {

@@ -8,7 +8,7 @@ import FoundationEssentials
 /// a dispatcher follows (guidance, shifts); and the reply to each fleet command, queued in
 /// the transaction that records it answered.
 public enum UplinkMessage: Sendable, Hashable {
-  case samples(SampleBatch)
+  case samples(CommittedSamples)
   case shift(ShiftReport)
   case session(SessionEvent)
   case event(FleetEvent)
@@ -41,8 +41,10 @@ public enum UplinkMessage: Sendable, Hashable {
   }
 }
 
-/// A committed batch of a shift's retained samples.
-public struct SampleBatch: Sendable, Hashable {
+/// A committed batch of a shift's retained samples: one `samples` message
+/// (docs/uplink-messages.md), queued in the store transaction that wrote them. Not the
+/// store's `SampleBatch`, which gathers samples until they are written.
+public struct CommittedSamples: Sendable, Hashable {
   public var shiftID: Int64
   /// The capture session of the batch; a sample recorded in another one carries its own.
   public var captureSession: CaptureSessionID?
@@ -131,24 +133,25 @@ public struct LiveStatus: Sendable, Hashable {
   public struct RunningShift: Sendable, Hashable {
     public var shiftID: Int64
     public var startedAt: Date
-    public var distance: RouteDistance
-    public var unit: DistanceUnit
+    public var distance: WireDistance
     public var summary: String
 
-    public init(
-      shiftID: Int64, startedAt: Date, distance: RouteDistance, unit: DistanceUnit = .miles, summary: String
-    ) {
+    public init(shiftID: Int64, startedAt: Date, distance: WireDistance, summary: String) {
       self.shiftID = shiftID
       self.startedAt = startedAt
       self.distance = distance
-      self.unit = unit
       self.summary = summary
     }
 
     public init(shift: Shift, distance: RouteDistance, unit: DistanceUnit = .miles) {
       self.init(
-        shiftID: shift.id, startedAt: shift.startedAt, distance: distance, unit: unit,
+        shiftID: shift.id, startedAt: shift.startedAt, distance: WireDistance(distance, unit: unit),
         summary: RouteQuality(distance: distance, unit: unit).summary)
+    }
+
+    /// The open shift as `status` shows it (its figure in the daemon's unit).
+    public init(_ shift: ShiftSummary) {
+      self.init(shiftID: shift.id, startedAt: shift.startedAt, distance: shift.distance, summary: shift.summary)
     }
   }
 
@@ -162,6 +165,11 @@ public struct LiveStatus: Sendable, Hashable {
     public init(phase: String, distanceRemaining: Double?) {
       self.phase = phase
       self.distanceRemaining = distanceRemaining
+    }
+
+    /// Guidance as `status` shows it.
+    public init(_ section: GuidanceSection) {
+      self.init(phase: section.phase, distanceRemaining: section.distanceRemainingMetres)
     }
   }
 

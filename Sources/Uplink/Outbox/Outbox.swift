@@ -55,7 +55,8 @@ public struct Outbox: Sendable {
   /// The outbox's tables. Version 1 is what earlier versions created without a version
   /// (`IF NOT EXISTS`), so a file they wrote is adopted as it is. Version 2 lets the table
   /// hold events and command replies: SQLite cannot change a CHECK constraint in place, so
-  /// the table is copied into a new one, in the migration's one transaction.
+  /// the table is copied into a new one, in the migration's one transaction. Version 3 adds
+  /// the record of what the broker acknowledged of each shift (`ShiftDelivery`).
   public static let schema = SchemaExtension(
     name: "uplink_outbox",
     migrations: [
@@ -100,6 +101,7 @@ public struct Outbox: Sendable {
           "DROP TABLE uplink_outbox",
           "ALTER TABLE uplink_outbox_v2 RENAME TO uplink_outbox",
         ]),
+      ShiftDelivery.migration,
     ])
 
   /// Queues `message` in `transaction`, the one that commits what the message describes (a
@@ -145,16 +147,26 @@ public struct Outbox: Sendable {
     return entries
   }
 
-  /// Removes acknowledged entries; returns how many were still there (an entry dropped by
-  /// the bound, or acknowledged twice, is not).
+  /// Removes acknowledged entries, recording each of a shift's as the broker's
+  /// (`ShiftDelivery`); returns how many were still there (an entry dropped by the bound, or
+  /// acknowledged twice, is not, and is not recorded again).
   @discardableResult
   public func remove(sequences: [Int64], in transaction: StoreTransaction) throws(StoreError) -> Int {
-    var removed = 0
+    var removed: [(topic: UplinkTopic, shiftID: Int64?, sampleCount: Int)] = []
     for sequence in sequences {
-      try transaction.query("DELETE FROM uplink_outbox WHERE sequence = ?", [.integer(sequence)])
-      removed += transaction.changes
+      try transaction.query(
+        "DELETE FROM uplink_outbox WHERE sequence = ? RETURNING topic, shift_id, sample_count", [.integer(sequence)]
+      ) { row in
+        guard let topic = UplinkTopic(rawValue: row.text(0) ?? "") else { return }
+        removed.append((topic, row.optionalInt64(1), Int(row.int64(2))))
+      }
     }
-    return removed
+    for entry in removed {
+      guard let shiftID = entry.shiftID else { continue }
+      try ShiftDelivery.acknowledged(
+        topic: entry.topic, shiftID: shiftID, sampleCount: entry.sampleCount, in: transaction)
+    }
+    return removed.count
   }
 
   /// Entries waiting.

@@ -25,16 +25,17 @@ public final class OutboxCommitObserver: StoreCommitObserver {
     throws(StoreError)
   {
     guard !samples.isEmpty else { return }
-    try enqueue(.samples(SampleBatch(shiftID: shiftID, samples: samples)), in: transaction)
+    try enqueue(.samples(CommittedSamples(shiftID: shiftID, samples: samples)), in: transaction)
   }
 
-  public func shiftCompleted(_ shift: StoredShift, distance: RouteDistance, in transaction: StoreTransaction)
-    throws(StoreError)
-  {
+  public func shiftCompleted(
+    _ shift: StoredShift, distance: RouteDistance, sampleRows: Int, in transaction: StoreTransaction
+  ) throws(StoreError) {
     guard
       let report = ShiftReport(
         shift: shift.shift, distance: distance, unit: unit, startedBy: shift.startedBy, endedBy: shift.endedBy)
     else { return }
+    try ShiftDelivery.shiftCompleted(shift.id, sampleRows: sampleRows, in: transaction)
     try enqueue(.shift(report), in: transaction)
   }
 

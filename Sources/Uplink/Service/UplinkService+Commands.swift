@@ -43,12 +43,12 @@ extension UplinkService {
       do {
         recorded = try outbox.transaction("record a fleet command") { (transaction) throws(StoreError) in
           try ledger.record(
-            id: id, command: request.command.rawValue, request: message.payload ?? [], receivedAt: now,
+            id: id, command: request.command.name, request: message.payload ?? [], receivedAt: now,
             in: transaction)
         }
       } catch {
         fail("uplink: command \(request.id) could not be recorded, so it was not run: \(error.description)")
-        commandTally.note(id: id, command: request.command.rawValue, outcome: "failed", at: now)
+        commandTally.note(id: id, command: request.command.name, outcome: "failed", at: now)
         publishDirectly(
           ControlResponse.failure(
             id: request.id, error: ControlError(.failed, "the box could not record the command: \(error.description)")))
@@ -56,7 +56,7 @@ extension UplinkService {
       }
       switch recorded {
       case .new:
-        commandTally.note(id: id, command: request.command.rawValue, outcome: "running", at: now)
+        commandTally.note(id: id, command: request.command.name, outcome: "running", at: now)
         onCommand?(AdmittedCommand(request: request, id: id, receivedAt: now))
       case .answered(let reply):
         log(UplinkLogLine(.info, "uplink: command \(request.id) was answered before; sending its reply again"))

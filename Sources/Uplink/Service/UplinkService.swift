@@ -31,9 +31,9 @@ public final class UplinkService: @unchecked Sendable {
   private(set) var publisher: MQTTPublisher?
   private var connected = false
   private var stopped = false
-  /// Message id → outbox sequence and when it was published, for what is waiting for
-  /// its acknowledgement.
-  private var inFlight: [Int32: (sequence: Int64, at: Date)] = [:]
+  /// Message id → outbox sequence and when it was published (the monotonic clock), for
+  /// what is waiting for its acknowledgement.
+  private var inFlight: [Int32: (sequence: Int64, at: Double)] = [:]
   /// The highest sequence handed to the publisher since the last (re)connection.
   private var lastDispatched: Int64 = 0
   private var lastError: String?
@@ -54,8 +54,7 @@ public final class UplinkService: @unchecked Sendable {
 
   public init(
     configuration: UplinkConfiguration, outbox: OutboxDatabase, queue: DispatchQueue, maxInFlight: Int = 16,
-    acknowledgementTimeout: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
-    monotonicClock: @escaping @Sendable () -> Double = { MonotonicClock.now() },
+    acknowledgementTimeout: TimeInterval = 60, clocks: Clocks = .system,
     log: @escaping @Sendable (UplinkLogLine) -> Void
   ) {
     self.configuration = configuration
@@ -63,9 +62,9 @@ public final class UplinkService: @unchecked Sendable {
     self.queue = queue
     self.maxInFlight = max(1, maxInFlight)
     self.acknowledgementTimeout = acknowledgementTimeout
-    self.clock = clock
+    clock = clocks.wall
     self.log = log
-    self.monotonicClock = monotonicClock
+    monotonicClock = clocks.monotonic
     self.encoder = UplinkEncoder(vehicleID: configuration.vehicleID)
     if configuration.acceptCommands { intake = CommandIntake(allowed: configuration.allowedCommands) }
   }
@@ -132,7 +131,7 @@ public final class UplinkService: @unchecked Sendable {
 
   private func republishIfStalled() {
     guard connected, let oldest = inFlight.values.map(\.at).min() else { return }
-    let waited = clock().timeIntervalSince(oldest)
+    let waited = monotonicClock() - oldest
     guard waited > acknowledgementTimeout else { return }
     fail(
       "uplink: no acknowledgement from \(brokerName) for \(Int(waited)) s; publishing the unacknowledged entries again")
@@ -261,7 +260,7 @@ public final class UplinkService: @unchecked Sendable {
         do {
           let messageID = try publisher.publish(
             topic: configuration.topic(entry.topic), payload: entry.payload, qos: configuration.qos, retain: false)
-          inFlight[messageID] = (entry.sequence, clock())
+          inFlight[messageID] = (entry.sequence, monotonicClock())
           lastDispatched = entry.sequence
         } catch {
           // Most likely the connection dropped a moment ago; its event will follow.

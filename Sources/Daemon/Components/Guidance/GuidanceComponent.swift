@@ -19,7 +19,7 @@ import Routing
 /// driven by `tick(now:)`, on the daemon's monotonic clock (see `RerouteTimeBase`).
 public final class GuidanceComponent: DaemonComponent, FixObserver {
   public let name = "guidance"
-  public let commands: Set<ControlCommand> = [.routeLoad, .routeClear, .navigate]
+  public let commands: Set<ControlCommand.Kind> = [.routeLoad, .routeClear, .navigate]
 
   /// A fix older than this (by the daemon's monotonic clock) is not fed to a newly loaded
   /// route.
@@ -66,7 +66,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     policy.providerName = provider.name
     if let text = configuration.speechCommand {
       let command = try SpeechCommand(parsing: text)
-      speaker = Speaker(command: command) { [unowned self] problem in
+      speaker = Speaker(command: command, clocks: context.clock.clocks) { [unowned self] problem in
         self.context?.announce(
           .guidanceSpeechFailed(.init(problem: problem)),
           "announcements will not be spoken reliably: \(problem)", priority: .warning)
@@ -99,7 +99,7 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
       waitingCommands.append((request, responder))
       return
     }
-    if case .routeLoad(let arguments) = request.arguments, let inline = arguments.inline {
+    if case .routeLoad(let arguments) = request.command, let inline = arguments.inline {
       read(inline, for: arguments, replyingTo: responder)
       return
     }
@@ -109,15 +109,11 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
   private func carryOut(_ request: ControlRequest, responder: Responder) {
     guard let context else { return }
     let now = context.clock.now()
-    switch request.arguments {
+    switch request.command {
     case .routeLoad(let arguments): perform(policy.load(arguments, now: now), replyingTo: responder)
     case .navigate(let arguments): perform(policy.navigate(arguments, now: now), replyingTo: responder)
-    default:
-      guard request.command == .routeClear else {
-        responder.fail(.badRequest, "\(request.command.rawValue) is not a guidance command")
-        return
-      }
-      perform(policy.clear(now: now), replyingTo: responder)
+    case .routeClear: perform(policy.clear(now: now), replyingTo: responder)
+    default: responder.fail(.badRequest, "\(request.command.name) is not a guidance command")
     }
   }
 
@@ -129,7 +125,8 @@ public final class GuidanceComponent: DaemonComponent, FixObserver {
     reading = (arguments, responder)
     let reader = routeReader ?? InlineRouteReader.installed()
     let bound = context.bind(self)
-    readingWorker.run({ reader.coordinates(of: inline) }) { result in
+    let clocks = context.clock.clocks
+    readingWorker.run({ reader.coordinates(of: inline, clocks: clocks) }) { result in
       bound.withValue { component in component.finishReading(result) }
     }
   }

@@ -1,5 +1,6 @@
 import ControlProtocol
 import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -59,7 +60,8 @@ struct InlineRouteReader: Sendable {
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
-  func coordinates(of route: InlineRoute) -> Result<[WireCoordinate], ControlError> {
+  /// `clocks`: the daemon's, whose monotonic clock times the child.
+  func coordinates(of route: InlineRoute, clocks: Clocks) -> Result<[WireCoordinate], ControlError> {
     guard let program else {
       return .failure(
         ControlError(
@@ -68,7 +70,7 @@ struct InlineRouteReader: Sendable {
             + lookedIn.joined(separator: " and ") + "); send the route as \"coordinates\""))
     }
     let child = RouteReaderChild(
-      program: program, arguments: [route.format.rawValue, route.source], timeLimit: timeLimit)
+      program: program, arguments: [route.format.rawValue, route.source], timeLimit: timeLimit, clocks: clocks)
     let unavailable = { (what: String) in
       Result<[WireCoordinate], ControlError>.failure(
         ControlError(.unavailable, "route.load: the route reader \(program) \(what); the route was not loaded"))

@@ -22,6 +22,8 @@ struct RouteReaderChild {
   let program: String
   let arguments: [String]
   let timeLimit: Double
+  /// Whose monotonic clock the time limit is measured on: the daemon's.
+  let clocks: Clocks
 
   func run(input: [UInt8]) -> Outcome {
     var stdinPipe: [Int32] = [-1, -1]
@@ -54,10 +56,10 @@ struct RouteReaderChild {
       Self.closeAll([stdinPipe[1], stdoutPipe[0], stderrPipe[0]])
       return .couldNotStart(Self.reason(spawned))
     }
-    let deadline = MonotonicClock.now() + timeLimit
+    let deadline = clocks.monotonic() + timeLimit
     let (output, error, finishedInTime) = exchange(
       input: input, stdin: stdinPipe[1], stdout: stdoutPipe[0], stderr: stderrPipe[0], deadline: deadline)
-    guard finishedInTime, let status = Self.waitForExit(pid, deadline: deadline) else {
+    guard finishedInTime, let status = waitForExit(pid, deadline: deadline) else {
       kill(-pid, SIGKILL)
       var ignored: Int32 = 0
       _ = waitpid(pid, &ignored, 0)
@@ -85,7 +87,7 @@ struct RouteReaderChild {
     var buffer = [UInt8](repeating: 0, count: 65536)
     var finished = true
     while !open.isEmpty || writeEnd >= 0 {
-      let remaining = deadline - MonotonicClock.now()
+      let remaining = deadline - clocks.monotonic()
       guard remaining > 0 else {
         finished = false
         break
@@ -119,13 +121,13 @@ struct RouteReaderChild {
   }
 
   /// The child's wait status once it has ended, nil if it is still running at `deadline`.
-  private static func waitForExit(_ pid: pid_t, deadline: Double) -> Int32? {
+  private func waitForExit(_ pid: pid_t, deadline: Double) -> Int32? {
     while true {
       var status: Int32 = 0
       let result = waitpid(pid, &status, WNOHANG)
       if result == pid { return status }
       if result < 0 && errno != EINTR { return 0 }  // ECHILD: nobody else reaps it; never happens
-      if MonotonicClock.now() >= deadline { return nil }
+      if clocks.monotonic() >= deadline { return nil }
       usleep(2_000)
     }
   }

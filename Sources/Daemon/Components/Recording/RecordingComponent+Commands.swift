@@ -5,6 +5,10 @@ import FoundationEssentials
 import Guidance
 import Store
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 // The control commands the recording component answers.
 extension RecordingComponent {
   public func handle(_ request: ControlRequest, responder: Responder) {
@@ -13,40 +17,77 @@ extension RecordingComponent {
       return
     }
     do {
-      switch (request.command, request.arguments) {
-      case (.shiftStart, _): responder.succeed(try startShift(store))
-      case (.shiftEnd, _): responder.succeed(try endShift(store))
-      case (.shifts, .shifts(let limit)): try listShifts(store, limit: limit, responder)
-      case (.shifts, _): try listShifts(store, limit: nil, responder)
-      case (.shiftShow, .shiftShow(let id)): try showShift(store, id: id, responder)
-      case (.export, .export(let id)): try export(store, id: id, responder)
-      case (.report, .report(let arguments)): try report(store, arguments, responder)
-      case (.import, .import(let arguments)): try importTrack(store, arguments, responder: responder)
-      default:
-        responder.fail(.badArguments, "\(request.command.rawValue) was sent without its arguments")
+      switch request.command {
+      case .shiftStart: responder.succeed(try startShift(store))
+      case .shiftEnd: responder.succeed(try endShift(store))
+      case .shifts(let page): try listShifts(store, page, responder)
+      case .shiftShow(let id): showShift(id: id, responder)
+      case .export(let id): export(id: id, responder)
+      case .report(let arguments): report(arguments, responder)
+      case .import(let arguments): try importTrack(store, arguments, responder: responder)
+      case .backup(let arguments): backup(arguments, responder)
+      default: responder.fail(.unavailable, "\(name) does not answer \(request.command.name)")
       }
     } catch {
       responder.fail(Self.controlError(error))
     }
   }
 
-  private func listShifts(_ store: SampleStore, limit: Int?, _ responder: Responder) throws {
-    var shifts = try store.shifts().reversed().map { $0 }
-    if let limit { shifts = Array(shifts.prefix(max(0, limit))) }
-    var rows: [ShiftSummary] = []
-    for stored in shifts {
-      rows.append(figure.summary(of: stored, distance: try store.recordedDistance(ofShift: stored.id)))
+  /// Reads history on a reader's connection, off the loop (`StoreReaders`), and answers on
+  /// the loop with what `job` returned, or its error as the store's errors are answered:
+  /// capture's commits and `status` never wait for a listing or an export.
+  private func answerFromHistory<Answer: Encodable & Sendable>(
+    _ responder: Responder, _ job: @escaping @Sendable (SampleStore) throws -> Answer
+  ) {
+    guard let readers, let context else { return responder.fail(.unavailable, "the store is not open") }
+    let bound = context.bind(responder)
+    // The answer is written as JSON on the reader's thread too: the loop only copies it.
+    readers.read({ reader in EncodedResult(try job(reader)) }) { result in
+      bound.withValue { responder in
+        switch result {
+        case .success(let answer): responder.succeed(answer)
+        case .failure(let error): responder.fail(Self.controlError(error))
+        }
+      }
     }
-    responder.succeed(ShiftsResult(shifts: rows))
   }
 
-  private func showShift(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
-    responder.succeed(try ShiftAnswer(store, id: id).detail(figure, store: store))
+  private func listShifts(_ store: SampleStore, _ page: ShiftsArguments, _ responder: Responder) throws {
+    // The writer's epoch, read before the reader's snapshot: a change after it moves it.
+    let rowEpoch = try store.rowEpoch()
+    let (figure, figures) = (figure, figures)
+    let kept = RetentionWording.kept(RetentionPolicy(configuration))
+    answerFromHistory(responder) { reader in
+      try reader.read { (_) throws(StoreError) in
+        let found = try reader.shifts(limit: page.limit, before: page.before, since: page.since, until: page.until)
+        var rows: [ShiftSummary] = []
+        for stored in found.shifts {
+          let distance = try reader.recordedDistance(ofShift: stored.id, remembering: figures, rowEpoch: rowEpoch)
+          rows.append(figure.summary(of: stored, distance: distance))
+        }
+        return ShiftsResult(shifts: rows, more: found.more, kept: kept)
+      }
+    }
+  }
+
+  private func showShift(id: Int64, _ responder: Responder) {
+    let (figure, policy, now) = (figure, configuration.stopPolicy, receiverNow())
+    answerFromHistory(responder) { reader in
+      try ShiftAnswer(reader, id: id).detail(figure, store: reader, stops: policy, now: now)
+    }
+  }
+
+  /// The receiver's time now (the clock a shift's rows and window are on: its latest
+  /// fix's), else the wall clock: what a running shift's stops and time are read up to.
+  private func receiverNow() -> Date {
+    guard let context else { return Date(timeIntervalSince1970: 0) }
+    let now = context.clock.now()
+    return context.receiverNow(now) ?? now.wall
   }
 
   /// A route that guidance cannot follow is the client's mistake, said as `route load`
   /// says it.
-  private func report(_ store: SampleStore, _ arguments: ReportArguments, _ responder: Responder) throws {
+  private func report(_ arguments: ReportArguments, _ responder: Responder) {
     var route: GuidanceRoute?
     if !arguments.route.isEmpty {
       do {
@@ -56,22 +97,37 @@ extension RecordingComponent {
         return
       }
     }
-    let answer = try ShiftAnswer(store, id: arguments.id)
-    responder.succeed(
-      try answer.report(figure, store: store, route: route, mode: TravelMode(arguments.mode)))
+    let (figure, mode, policy, now) = (figure, TravelMode(arguments.mode), configuration.stopPolicy, receiverNow())
+    answerFromHistory(responder) { [route] reader in
+      try ShiftAnswer(reader, id: arguments.id).report(
+        figure, store: reader, route: route, mode: mode, stops: policy, now: now)
+    }
   }
 
-  private func export(_ store: SampleStore, id: Int64, _ responder: Responder) throws {
-    guard let stored = try store.shift(id: id) else { throw StoreError.shiftNotFound(id) }
-    let segments = try store.continuousSegments(ofShift: id).map { segment in
-      segment.samples.map {
-        WireTrackPoint(
-          lat: $0.coordinate.latitude, lon: $0.coordinate.longitude, time: $0.timestamp.timeIntervalSince1970,
-          accuracy: $0.horizontalAccuracy)
+  private func export(id: Int64, _ responder: Responder) {
+    let (figure, policy, now) = (figure, configuration.stopPolicy, receiverNow())
+    answerFromHistory(responder) { reader in try ShiftAnswer(reader, id: id).export(figure, stops: policy, now: now) }
+  }
+
+  /// `backup`: SQLite's online backup on a reader's connection, off the loop, so capture
+  /// commits on while a year is copied. The daemon writes the file, as its own user.
+  private func backup(_ arguments: BackupArguments, _ responder: Responder) {
+    guard let now = context?.clock.now().wall else { return }
+    let path = arguments.path ?? StoreBackup.defaultPath(forDatabase: configuration.databasePath, now: now)
+    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    if arguments.path == nil, !directory.isEmpty { mkdir(directory, 0o750) }
+    answerFromHistory(responder) { reader in
+      do throws(StoreError) {
+        let copy = try reader.backup(to: path)
+        return BackupResult(path: copy.path, bytes: copy.bytes, shifts: copy.shifts)
+      } catch .invalidSetting(let reason) {
+        throw BackupRefused(reason)
+      } catch {
+        let user = getpwuid(geteuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? "uid \(geteuid())"
+        let reason = error.sqliteFailure?.message ?? "\(error)"
+        throw BackupRefused("dashpilotd (user \(user)) could not write \(path): \(reason)")
       }
     }
-    let distance = try store.recordedDistance(ofShift: id)
-    responder.succeed(ExportResult(shift: figure.summary(of: stored, distance: distance), segments: segments))
   }
 
   /// The whole track: the control server assembled its parts.
@@ -100,6 +156,7 @@ extension RecordingComponent {
 
   /// The answer for a store error: what the client did wrong, or what failed here.
   static func controlError(_ error: any Error) -> ControlError {
+    if let refused = error as? BackupRefused { return ControlError(.failed, refused.description) }
     guard let error = error as? StoreError else { return ControlError(.failed, "\(error)") }
     switch error {
     case .shiftAlreadyOpen: return ControlError(.conflict, error.description)
@@ -111,4 +168,10 @@ extension RecordingComponent {
     default: return ControlError(.failed, "the store failed: \(error.description)")
     }
   }
+}
+
+/// Why a backup was not written, in the words the client shows.
+struct BackupRefused: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
 }

@@ -14,10 +14,11 @@ extension RecordingComponent {
     let now = try clockNow()
     let stamp = coordinator.shiftStartStamp(now: now)
     let shift: StoredShift
-    if let capture, capture.recorder != nil {
-      shift = try capture.startByHand(at: stamp)
+    switch capture?.mode {
+    case .movement(let recorder):
+      shift = try recorder.startByHand(at: stamp)
       coordinator.shiftStarted(shift.id, stamped: stamp, now: now)
-    } else {
+    case .manual, nil:
       shift = try store.startShift(at: stamp, maximumSampleInterval: configuration.maximumSampleInterval)
       coordinator.shiftStarted(shift.id, stamped: stamp, now: now)
       try beginCapture(shiftID: shift.id)
@@ -35,9 +36,10 @@ extension RecordingComponent {
     let now = try clockNow()
     let ended: StoredShift
     let distance: RouteDistance
-    if let capture, capture.recorder != nil {
-      (ended, distance) = try capture.endByHand(at: coordinator.shiftEndStamp(now: now))
-    } else {
+    switch capture?.mode {
+    case .movement(let recorder):
+      (ended, distance) = try recorder.endByHand(at: coordinator.shiftEndStamp(now: now))
+    case .manual, nil:
       guard let open = try store.openShift() else { throw StoreError.noOpenShift }
       endCapture(reason: "shift ended", now: now)
       ended = try store.endShift(open.id, at: coordinator.shiftEndStamp(now: now))
@@ -59,18 +61,9 @@ extension RecordingComponent {
       store: store, configuration: configuration.shiftPolicy, batchPolicy: batchPolicy,
       maximumSampleInterval: configuration.maximumSampleInterval, now: { clock.now().wall })
     capture = try ShiftCapture(
-      sink: recorder, filter: RouteSampleFilter(configuration: configuration.filter), makeSessionID: makeSessionID)
+      .movement(recorder), filter: RouteSampleFilter(configuration: configuration.filter),
+      makeSessionID: makeSessionID)
     coordinator.captureStarted()
-  }
-
-  /// The tick with `Start=movement`: the receiver's time passing (or a synchronised wall
-  /// clock before any fix has dated it) may end the shift.
-  func timePassed(now: ClockReading) {
-    guard let capture, capture.recorder != nil,
-      let outcome = capture.timePassed(
-        receiverTime: coordinator.receiverTime(now: now), synchronisedWallClock: now.synchronisedWall)
-    else { return }
-    perform(coordinator.captured(outcome, now: now))
   }
 
   /// The shift capture runs for: the open shift, as far as this process knows.

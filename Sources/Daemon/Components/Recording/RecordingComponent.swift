@@ -11,11 +11,10 @@ import Store
   import Glibc
 #endif
 
-/// Records shifts: reads gpsd (`GPSDSource`: its thread connects, the loop reads), captures the open shift's
-/// fixes into SQLite (`ShiftCapture`: `CaptureService` through `StoreSampleSink`'s
-/// one-second batches) and measures the open shift live (`ActiveShiftRouteService`). It
-/// answers the shift commands, fills the gpsd, capture, shift and store parts of `status`,
-/// and tells `FixObserver`s (guidance) of every fix.
+/// Records shifts: reads gpsd (`GPSDSource`: its thread connects, the loop reads),
+/// captures the open shift's fixes into SQLite (`ShiftCapture`) and measures the open shift
+/// live (`ActiveShiftRouteService`). It answers the shift commands, fills the gpsd, capture,
+/// shift and store parts of `status`, and tells `FixObserver`s (guidance) of every fix.
 ///
 /// What to make of each input is `RecordingCoordinator`'s decision (pure); this adapter
 /// hands it gpsd's events, what capture did and the ticks, and carries out its actions.
@@ -26,12 +25,14 @@ import Store
 /// ends the sessions the old process left running and captures in a new one: a new
 /// process is an interruption the measurement must see.
 ///
-/// The store is used on the loop thread: its writes are one short transaction a second
-/// (WAL, one fsync), and every read answers a command. A write that hangs therefore stops
-/// the loop, and the runtime withholds the watchdog, which is what a wedged store needs.
+/// The store's writer is used on the loop thread: one short transaction a second (WAL, one
+/// fsync); history is read on `readers`' connections. A write that hangs stops the loop,
+/// and the runtime withholds the watchdog, which is what a wedged store needs.
 public final class RecordingComponent: DaemonComponent {
   public let name = "recording"
-  public let commands: Set<ControlCommand> = [.shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import]
+  public let commands: Set<ControlCommand.Kind> = [
+    .shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import, .backup,
+  ]
 
   /// The `capture.rejected` key of fixes dropped while the store failed.
   public static let droppedWhileStoreFailing = SessionTally.droppedWhileStoreFailing
@@ -43,7 +44,18 @@ public final class RecordingComponent: DaemonComponent {
 
   var context: DaemonContext?
   var store: SampleStore?
+  /// The threads that read history (`shifts`, `shift show`, `export`, `report`) off the loop.
+  var readers: StoreReaders?
+  /// The whole-file check after start-up, the copy of the file a damaged file or an old
+  /// layout calls for, and what decides them (`RecordingComponent+StoreMaintenance`).
+  var check: StoreCheck?
+  var rebuilder: StoreRebuilder?
+  var maintenance: StoreMaintenance?
+  /// Completed shifts' figures, remembered for the readers.
+  let figures = ShiftFigureMemory()
   var liveMileage: ActiveShiftRouteService?
+  /// The stop the vehicle stands in now, from the rows capture keeps, for status.
+  var currentStop: CurrentStopTracker
   private var source: GPSDSource?
   private var observers: [any FixObserver] = []
   private var storeOpenedHandlers: [(SampleStore) throws -> Void] = []
@@ -62,6 +74,7 @@ public final class RecordingComponent: DaemonComponent {
     self.batchPolicy = batchPolicy
     self.figure = ShiftFigure(unit: configuration.units)
     self.makeSessionID = makeSessionID
+    currentStop = CurrentStopTracker(policy: configuration.stopPolicy)
     coordinator = RecordingCoordinator(
       gpsdAddress: configuration.gpsd.description, shiftClockTolerance: configuration.maximumSampleInterval,
       unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop)
@@ -90,9 +103,15 @@ public final class RecordingComponent: DaemonComponent {
     for handler in storeOpenedHandlers { try handler(store) }
     // A new or migrated file is routine; a damaged one moved aside is not.
     let report = store.openReport
-    let priority: LogPriority = report.movedAside != nil || !report.problems.isEmpty ? .warning : .info
-    for message in report.messages {
+    let priority: LogPriority = report.needsAttention ? .warning : .info
+    for message in report.messages where message != report.switched?.message(path: report.path) {
       context.logger.log(priority, "store: \(message)", fields: LogFields(reason: "store_open"))
+    }
+    if let switched = report.switched {
+      context.announce(
+        .storeReplaced(
+          .init(purpose: switched.purpose.rawValue, samples: switched.samples, keptAs: switched.keptAs)),
+        "store: " + switched.message(path: report.path), priority: priority)
     }
     // Sessions a crashed or killed process left running are over: say so.
     for session in try store.endRunningCaptureSessions(at: now.wall, reason: "daemon restarted") {
@@ -101,6 +120,8 @@ public final class RecordingComponent: DaemonComponent {
         "capture session \(session) ended: daemon restarted")
     }
     liveMileage = ActiveShiftRouteService(store: store)
+    readers = StoreReaders(path: configuration.databasePath, count: Self.readerCount, mailbox: context.mailbox)
+    try beginMaintenance(store, context: context)
     let open = try store.openShift()
     if configuration.shiftStart == .movement {
       try beginWatching(store)
@@ -148,13 +169,13 @@ public final class RecordingComponent: DaemonComponent {
   /// never keeps the loop from the control socket and the tick.
   private func readGPSD() {
     guard let source, let context else { return unwatchGPSD() }
+    // One reading of the clocks for what this turn's few reads bring (it arrived within a
+    // millisecond or so, far finer than any rule judges arrivals by), which stamps the
+    // reports too: their arrival is then judged on the clock it was read on.
+    let now = context.clock.now()
     for _ in 0..<Self.readsPerTurn {
-      let (reports, open) = source.readAvailable()
-      if !reports.isEmpty {
-        // One reading of the clocks for what one read brought (it arrived together).
-        let now = context.clock.now()
-        for report in reports { handle(report, now: now) }
-      }
+      let (reports, open) = source.readAvailable(arrival: now.monotonic)
+      for report in reports { handle(report, now: now) }
       if !open { return unwatchGPSD() }
       if reports.isEmpty { return }
     }
@@ -170,37 +191,39 @@ public final class RecordingComponent: DaemonComponent {
   }
 
   public func tick(now: ClockReading) {
-    coordinator.ticked(now: now)
-    guard let capture else { return }
-    judgeQuietInstant(arrivedBy: now.monotonic - Self.quietInstant, now: now)
-    switch capture.flushIfDue() {
-    case .nothingDue: break
-    case .wrote: perform(coordinator.storeWrote())
-    case .failed(let outcome): perform(coordinator.captured(outcome, now: now))
-    }
-    if coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
+    let outcome = capture?.tick(
+      quietSince: now.monotonic - Self.quietInstant, receiverTime: coordinator.receiverTime(now: now),
+      synchronisedWallClock: now.synchronisedWall)
+    perform(coordinator.ticked(captured: outcome, now: now))
+    if let capture, coordinator.isStoreRetryDue(holding: capture.isHolding, now: now) {
       perform(coordinator.storeRetried(succeeded: capture.retryStore(), now: now))
     }
-    timePassed(now: now)
+    maintainStore(now: now)
   }
 
   /// A receiver's instant is judged when the next one's report comes; one that has had no
   /// report for this long (seconds) is judged on the tick.
   static let quietInstant: Double = 1
 
-  /// Judges the receiver's last instant if its last report arrived by `arrival`
-  /// (`.infinity`: whatever it is, as when a test says the instant is complete).
-  func judgeQuietInstant(arrivedBy arrival: Double, now: ClockReading) {
-    guard let capture, let outcome = capture.judgeInstantIfQuietSince(arrival) else { return }
-    perform(coordinator.captured(outcome, now: now))
+  /// Judges the receiver's last instant whatever it is, as when a test says the instant is
+  /// complete.
+  func judgePendingInstant(now: ClockReading) {
+    guard let capture else { return }
+    perform(coordinator.captured(capture.judgePendingInstant(), now: now))
   }
 
   public func isMakingProgress(now: ClockReading) -> Bool {
     coordinator.isMakingProgress(now: now)
   }
 
+  /// Threads reading history: two, so a short request is not queued behind a long export.
+  static let readerCount = 2
+
   public func stop() {
     if let now = context?.clock.now() { endCapture(reason: "daemon stopping", now: now) }
+    readers?.finish()
+    check?.finish()
+    rebuilder?.finish()
     // Before the source's thread closes the socket, which it does as it stops.
     unwatchGPSD()
     if let source, !source.stop(timeout: 5) {
@@ -220,10 +243,8 @@ public final class RecordingComponent: DaemonComponent {
     // A report of a class nothing here reads (GST, SKY, WATCH: half of what gpsd sends)
     // changes no status and no capture; it is not worth a turn through either.
     if case .report(.other, _) = event { return }
-    perform(coordinator.gpsdReported(event), now: now)
-    guard let capture else { return }
-    perform(
-      coordinator.captured(capture.handle(event, synchronisedWallClock: now.synchronisedWall), now: now), now: now)
+    let captured = capture?.handle(event, synchronisedWallClock: now.synchronisedWall)
+    perform(coordinator.reported(event, captured: captured, now: now), now: now)
   }
 
   // MARK: - Carrying out the coordinator's actions
@@ -241,6 +262,7 @@ public final class RecordingComponent: DaemonComponent {
         context.noteReceiverTime(fix.timestamp, at: now ?? context.clock.now())
         for observer in observers { observer.observe(fix: fix) }
       case let .observeAccepted(sample):
+        currentStop.kept(sample)
         for observer in observers { observer.observe(accepted: sample) }
       case let .redateShiftStart(shift, start, wallClockError):
         redateShiftStart(shift, to: start, wallClockError: wallClockError)
@@ -258,25 +280,5 @@ public final class RecordingComponent: DaemonComponent {
     } catch {
       context.logger.warning("shift \(shift) could not be re-dated: \(error)", fields: LogFields(shift: shift))
     }
-  }
-
-  // MARK: - Status
-
-  public func contribute(to status: inout StatusResult) {
-    status.gpsd = coordinator.gpsd.section(address: configuration.gpsd.description)
-    status.capture =
-      capture.map { coordinator.tally.section(session: $0.session, statistics: $0.statistics) } ?? SessionTally.idle
-    if let liveMileage {
-      do {
-        if let live = try liveMileage.status() {
-          let standing = context.map { coordinator.standing(capture?.recorder?.policy.status, now: $0.clock.now()) }
-          status.shift = figure.summary(of: live.shift, distance: live.distance, live: standing)
-        }
-      } catch {
-        coordinator.storeReadFailed("the open shift could not be read: \(error)")
-      }
-    }
-    status.store.ok = coordinator.storeHealth.error == nil
-    status.store.lastError = coordinator.storeHealth.error
   }
 }

@@ -57,7 +57,7 @@ final class FleetCommandChannel {
 
   /// Runs `admitted` unless it is running already.
   func run(_ admitted: AdmittedCommand) {
-    let command = AdmittedFleetCommand(id: admitted.id, command: admitted.request.command)
+    let command = AdmittedFleetCommand(id: admitted.id, kind: admitted.request.command.kind)
     guard running.insert(command.id).inserted else { return }
     let responder = Responder(channel: FleetReplyChannel(command: command, owner: self), conversation: 0)
     inTransaction = command.id
@@ -73,7 +73,7 @@ final class FleetCommandChannel {
       inTransaction = nil
       running.remove(command.id)
       context.logger.error(
-        "uplink: the fleet command \(admitted.request.id) (\(command.command.rawValue)) could not be committed, so it "
+        "uplink: the fleet command \(admitted.request.id) (\(command.kind.rawValue)) could not be committed, so it "
           + "is not answered; it runs again when the daemon next starts: \(error)", fields: LogFields(reason: "uplink"))
       return
     }
@@ -105,14 +105,14 @@ final class FleetCommandChannel {
       }
       return
     }
-    tally.note(id: command.id, command: command.command.rawValue, outcome: reply.outcome, at: now)
+    tally.note(id: command.id, command: command.kind.rawValue, outcome: reply.outcome, at: now)
     if inTransaction != command.id { finished(command) }
   }
 
   /// The answer is committed: wake the drain (and, under test, die before it publishes).
   private func finished(_ command: AdmittedFleetCommand) {
     running.remove(command.id)
-    if killAfter == command.command.rawValue { kill(getpid(), SIGKILL) }
+    if killAfter == command.kind.rawValue { kill(getpid(), SIGKILL) }
     queued()
   }
 
@@ -135,14 +135,14 @@ final class FleetCommandChannel {
     for row in rows {
       let parsed = RequestParser.parse(
         row.request, limit: ControlProtocolLimits.maximumCommandSize, tooLong: .tooLarge)
-      let command = AdmittedFleetCommand(id: row.id, command: (try? parsed.get())?.command ?? .status)
+      let command = AdmittedFleetCommand(id: row.id, kind: (try? parsed.get())?.command.kind ?? .status)
       switch parsed {
-      case .success(let request) where configuration.allowedCommands.contains(request.command):
+      case .success(let request) where configuration.allowedCommands.contains(request.command.kind):
         run(AdmittedCommand(request: request, id: row.id, receivedAt: now))
       case .success(let request):
         answered(
           command,
-          .failure(ControlError(.notAllowed, "\(request.command.rawValue) is no longer taken over MQTT on this box")))
+          .failure(ControlError(.notAllowed, "\(request.command.name) is no longer taken over MQTT on this box")))
       case .failure(let failure):
         answered(command, .failure(failure.error))
       }

@@ -23,5 +23,5 @@ final class FleetReplyChannel: ResponseChannel {
 /// What the channel knows of a command it runs.
 struct AdmittedFleetCommand {
   var id: String
-  var command: ControlCommand
+  var kind: ControlCommand.Kind
 }

@@ -10,8 +10,11 @@ import Uplink
 // event commits (or not) with the shift's row and the command's reply.
 extension UplinkComponent {
   func announced(_ event: ControlEvent) {
-    guard FleetEvent.isPublished(event.payload), let context, let store = recording?.store else { return }
-    let message = UplinkMessage.event(FleetEvent(shiftID: event.payload.shift ?? recording?.openShiftID, event: event))
+    guard FleetEvent.isPublished(event.payload), let context, let store else { return }
+    // The shift open when it happened: the store's, inside the transaction that may be
+    // opening or ending it.
+    let shiftID = event.payload.shift ?? (try? store.openShift())?.id
+    let message = UplinkMessage.event(FleetEvent(shiftID: shiftID, event: event))
     let now = context.clock.now().wall
     do {
       let overflow = try store.transaction("queue an uplink event") { (transaction) throws(StoreError) in

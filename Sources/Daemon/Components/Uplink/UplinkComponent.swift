@@ -8,8 +8,8 @@ import Store
 import Uplink
 
 /// The fleet uplink in the daemon: queues what the store commits in the store's own
-/// transactions (`OutboxCommitObserver`, installed when the recording component opens the
-/// store, so even the sessions a restart ends are queued) and the events a dispatcher
+/// transactions (`OutboxCommitObserver`, installed by `storeOpened` as soon as the store is
+/// open, so even the sessions a restart ends are queued) and the events a dispatcher
 /// follows (UplinkComponent+Events), and drains the outbox to the broker through
 /// `UplinkService`. With `AcceptCommands=yes` it takes the fleet's commands: the service
 /// judges and records each on its queue, and `FleetCommandChannel` runs the new ones here,
@@ -20,13 +20,16 @@ import Uplink
 /// deletes wait at most for one batch). The loop never waits for it: `status` shows the
 /// snapshot the queue posted back at the last tick, and MQTT runs on libmosquitto's
 /// thread. Nothing the broker does can stall or fail capture.
+///
+/// It holds no other component: what it reads of the shift and of guidance is the
+/// daemon's status (`DaemonContext.status`), and it is handed the store and the accepted
+/// samples by whoever wires the daemon (`dashpilotd/main.swift`).
 public final class UplinkComponent: DaemonComponent, FixObserver {
   public let name = "uplink"
   public let uplink: UplinkConfiguration
   let configuration: DaemonConfiguration
-  weak var recording: RecordingComponent?
-  /// Where guidance stands, for the live message.
-  private weak var guidance: GuidanceComponent?
+  /// The daemon's store, once it is open (`storeOpened`).
+  var store: SampleStore?
   private let queue = DispatchQueue(label: "dashpilotd.uplink")
 
   var context: DaemonContext?
@@ -45,20 +48,15 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   /// Overflows met before the context was there to log them.
   private var pendingOverflows: [OutboxOverflow] = []
 
-  public init(
-    configuration: DaemonConfiguration, uplink: UplinkConfiguration, recording: RecordingComponent,
-    guidance: GuidanceComponent? = nil
-  ) {
+  public init(configuration: DaemonConfiguration, uplink: UplinkConfiguration) {
     self.configuration = configuration
     self.uplink = uplink
-    self.recording = recording
-    self.guidance = guidance
-    recording.addFixObserver(self)
-    recording.addStoreOpenedHandler { [weak self] store in try self?.storeOpened(store) }
   }
 
-  /// Installs the outbox in the store's transactions, before the store writes anything.
-  func storeOpened(_ store: SampleStore) throws {
+  /// Installs the outbox in the store's transactions, before the store writes anything
+  /// (`RecordingComponent.addStoreOpenedHandler`).
+  public func storeOpened(_ store: SampleStore) throws {
+    self.store = store
     try store.install(Outbox.schema)
     if uplink.acceptCommands { try store.install(CommandLedger.schema) }
     let observer = OutboxCommitObserver(outbox: outbox, unit: configuration.units)
@@ -69,14 +67,16 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
 
   public func start(context: DaemonContext) throws {
     self.context = context
-    guard observer != nil else {
+    guard let store, observer != nil else {
       throw UplinkComponentError("the uplink needs the recording component's store, which was not opened")
     }
     for overflow in pendingOverflows { logOverflow(overflow) }
     pendingOverflows = []
     let database = try OutboxDatabase(path: configuration.databasePath, outbox: outbox)
     let logger = context.logger
-    let service = UplinkService(configuration: uplink, outbox: database, queue: queue) { line in
+    let service = UplinkService(
+      configuration: uplink, outbox: database, queue: queue, clocks: context.clock.clocks
+    ) { line in
       let priority: LogPriority =
         switch line.level {
         case .info: .info
@@ -90,7 +90,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
     let bound = context.bind(self)
     let mailbox = context.mailbox
     context.addEventObserver { [weak self] event in self?.announced(event) }
-    if uplink.acceptCommands, let store = recording?.store {
+    if uplink.acceptCommands {
       commands = FleetCommandChannel(context: context, store: store, outbox: outbox, configuration: uplink) {
         [weak self] in self?.enqueued(nil)
       }
@@ -139,7 +139,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
       broker: current.broker, connected: current.connected, outboxDepth: current.outboxDepth,
       oldestUnsentAgeSeconds: current.oldestUnsentAge, inFlight: current.inFlight, lastError: current.lastError,
       summary: current.summary,
-      commands: tally.section(configuration: uplink, now: context?.clock.now().wall ?? Date()))
+      commands: tally.section(configuration: uplink, now: context?.clock.now().wall ?? .distantPast))
   }
 
   public func stop() {
@@ -183,14 +183,10 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
     if let lastLiveAt, now.monotonic - lastLiveAt < uplink.liveInterval { return nil }
     guard latest?.connected == true else { return nil }
     lastLiveAt = now.monotonic
-    var running: LiveStatus.RunningShift?
-    if let live = try? recording?.liveMileage?.status() {
-      running = LiveStatus.RunningShift(shift: live.shift.shift, distance: live.distance, unit: configuration.units)
-    }
-    let following = guidance?.section.map {
-      LiveStatus.Guidance(phase: $0.phase, distanceRemaining: $0.distanceRemainingMetres)
-    }
-    return LiveStatus(at: now.wall, position: lastPosition, shift: running, guidance: following)
+    let status = context?.status()
+    return LiveStatus(
+      at: now.wall, position: lastPosition, shift: status?.shift.map(LiveStatus.RunningShift.init),
+      guidance: status?.guidance.map(LiveStatus.Guidance.init))
   }
 }
 

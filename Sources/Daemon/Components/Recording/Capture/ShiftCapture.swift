@@ -5,19 +5,25 @@ import GPSD
 import Store
 
 /// Capture, owned in one place: the service that judges fixes and groups them into
-/// sessions (`CaptureService`) and the sink that keeps them in the store's one-second
-/// batches: one shift's (`StoreSampleSink`, `[Shift] Start=manual`: capture runs while a
-/// shift is open), or the shift `ShiftPolicy` gives each sample (`ShiftRecorder`,
-/// `Start=movement`: capture runs all the time). Each call does its I/O and says what
-/// happened as a `CaptureOutcome`, for `RecordingCoordinator`. Loop thread only.
+/// sessions (`CaptureService`) and where it keeps what it kept, which is what the recording
+/// mode decides (`Mode`). Each call does its I/O and says what happened as one
+/// `CaptureOutcome`, for `RecordingCoordinator`. Loop thread only.
 final class ShiftCapture {
+  /// Where kept samples go: what differs between `[Shift] Start=manual` and `movement`.
+  enum Mode {
+    /// `manual`: capture runs while a shift is open, into that shift's one-second batches.
+    case manual(StoreSampleSink)
+    /// `movement`: capture runs all the time, and `ShiftRecorder` keeps each sample in the
+    /// shift `ShiftPolicy` gives it, opening and ending shifts as the policy decides.
+    case movement(ShiftRecorder)
+  }
+
+  let mode: Mode
   private var service: CaptureService
   private let sink: any CaptureStoreSink
-  /// With `Start=movement`: the sink that opens and ends shifts by itself.
-  let recorder: ShiftRecorder?
 
-  /// Starts capturing into `shift`: the filter judges from what the store already holds.
-  /// `wallClock` dates the batches and the session records the sink writes.
+  /// Starts capturing into `shift` (`Start=manual`): the filter judges from what the store
+  /// already holds. `wallClock` dates the batches and the session records the sink writes.
   convenience init(
     shift: Int64, store: SampleStore, batchPolicy: SampleBatchPolicy, filter: RouteSampleFilter,
     makeSessionID: @escaping () -> CaptureSessionID, wallClock: @escaping () -> Date
@@ -25,56 +31,58 @@ final class ShiftCapture {
     // The batch's one-second age is judged on the wall clock, as the session records it
     // dates are; `SampleBatchPolicy` writes at once when that clock has stepped back.
     let sink = StoreSampleSink(batch: SampleBatch(store: store, shiftID: shift, policy: batchPolicy), now: wallClock)
-    try self.init(sink: sink, filter: filter, makeSessionID: makeSessionID)
+    try self.init(.manual(sink), filter: filter, makeSessionID: makeSessionID)
   }
 
-  /// Starts capturing through `sink`: the filter judges from its last kept sample.
-  init(sink: any CaptureStoreSink, filter: RouteSampleFilter, makeSessionID: @escaping () -> CaptureSessionID) throws {
-    self.sink = sink
-    recorder = sink as? ShiftRecorder
-    service = CaptureService(
-      sink: sink, filter: filter, holdsAfterSaveFailure: true, makeSessionID: makeSessionID)
+  /// Starts capturing through `mode`'s sink: the filter judges from its last kept sample.
+  init(_ mode: Mode, filter: RouteSampleFilter, makeSessionID: @escaping () -> CaptureSessionID) throws {
+    self.mode = mode
+    switch mode {
+    case .manual(let sink): self.sink = sink
+    case .movement(let recorder): self.sink = recorder
+    }
+    service = CaptureService(sink: sink, filter: filter, holdsAfterSaveFailure: true, makeSessionID: makeSessionID)
     try service.startCapture()
   }
 
   /// The shift samples go into now; nil while none is open.
   var shift: Int64? { sink.shiftID }
   var session: CaptureSessionID? { service.session }
-  var statistics: CaptureStatistics { service.statistics }
   /// Whether capture holds on a failed save until the store takes a write again.
   var isHolding: Bool { service.storeFailure != nil }
 
+  /// With `Start=movement`: the recorder that opens and ends shifts by itself.
+  var recorder: ShiftRecorder? {
+    if case .movement(let recorder) = mode { return recorder }
+    return nil
+  }
+
   /// One event of the gpsd reader.
   func handle(_ event: GPSDSourceEvent, synchronisedWallClock: Date?) -> CaptureOutcome {
-    let before = service.statistics
-    let events = service.handle(event, synchronisedWallClock: synchronisedWallClock)
-    return outcome(events, statisticsBefore: before)
+    outcome(service.handle(event, synchronisedWallClock: synchronisedWallClock))
   }
 
-  /// Judges the receiver's last instant when no report has come for it since `arrival`
-  /// (monotonic seconds, the clock gpsd reports are stamped with): a receiver that went
-  /// quiet does not keep its last fix unjudged and unwritten.
-  func judgeInstantIfQuietSince(_ arrival: Double) -> CaptureOutcome? {
-    let before = service.statistics
-    let events = service.judgePendingInstant(arrivedBy: arrival)
-    return events.isEmpty ? nil : outcome(events, statisticsBefore: before)
-  }
-
-  enum Flush {
-    case nothingDue
-    case wrote
-    /// The write failed: a failed save, which ends the session.
-    case failed(CaptureOutcome)
-  }
-
-  /// Writes the batch when its second is up (the tick: a lone sample is not held when no
-  /// further fix arrives).
-  func flushIfDue() -> Flush {
+  /// What the tick asks of capture, in order: judge the receiver's last instant when no
+  /// report has come for it since `quietSince` (monotonic seconds, the clock gpsd reports
+  /// are stamped with: a receiver that went quiet does not keep its last fix unjudged and
+  /// unwritten); write the batch when its second is up (a lone sample is not held when no
+  /// further fix arrives); and with `Start=movement`, let the receiver's time (or a
+  /// synchronised wall clock while no fix has dated it) end a shift the recorder holds.
+  func tick(quietSince: Double, receiverTime: Date?, synchronisedWallClock: Date?) -> CaptureOutcome {
+    var result = outcome(service.judgePendingInstant(arrivedBy: quietSince))
     do {
-      return try sink.flushIfDue() > 0 ? .wrote : .nothingDue
+      if try sink.flushIfDue() > 0 { result.storeWrote = true }
     } catch {
-      return .failed(outcome(service.saveFailed(reason: error.description), diskFull: error.error.isDiskFull))
+      result.append(outcome(service.saveFailed(reason: error.description), diskFull: error.error.isDiskFull))
     }
+    if case .movement(let recorder) = mode { result.append(timePassed(recorder, receiverTime, synchronisedWallClock)) }
+    return result
+  }
+
+  /// Judges the receiver's last instant whatever it is, as when a test says the instant
+  /// is complete.
+  func judgePendingInstant() -> CaptureOutcome {
+    outcome(service.judgePendingInstant())
   }
 
   /// Tries the store again while capture holds (one real write, see
@@ -93,36 +101,19 @@ final class ShiftCapture {
     return true
   }
 
-  /// The receiver's time now, or a synchronised wall clock while no fix has dated it:
-  /// a shift the recorder holds may end. A store that fails meanwhile is a failed save.
-  func timePassed(receiverTime: Date?, synchronisedWallClock: Date?) -> CaptureOutcome? {
-    guard let recorder else { return nil }
-    var events: [CaptureEvent] = []
-    var diskFull = false
+  private func timePassed(
+    _ recorder: ShiftRecorder, _ receiverTime: Date?, _ synchronisedWallClock: Date?
+  ) -> CaptureOutcome {
     do {
       if let receiverTime {
         try recorder.timePassed(receiverTime: receiverTime)
       } else if let synchronisedWallClock {
         try recorder.timePassed(synchronisedWallClock: synchronisedWallClock)
       }
+      return outcome([])
     } catch {
-      events = service.saveFailed(reason: "\(error)")
-      diskFull = Self.isDiskFull(error)
+      return outcome(service.saveFailed(reason: "\(error)"), diskFull: Self.isDiskFull(error))
     }
-    let outcome = outcome(events, diskFull: diskFull)
-    return events.isEmpty && outcome.shiftChanges.isEmpty ? nil : outcome
-  }
-
-  /// `shift start` with `Start=movement`: capture goes on, into the new shift.
-  func startByHand(at start: Date) throws -> StoredShift {
-    guard let recorder else { throw RecordingNotStarted() }
-    return try recorder.startByHand(at: start)
-  }
-
-  /// `shift end` with `Start=movement`: capture goes on, watching for the next movement.
-  func endByHand(at end: Date) throws -> (StoredShift, RouteDistance) {
-    guard let recorder else { throw RecordingNotStarted() }
-    return try recorder.endByHand(at: end)
   }
 
   /// Writes what is pending and ends the session (shift end, daemon stopping).
@@ -139,12 +130,11 @@ final class ShiftCapture {
     return outcome(events, diskFull: diskFull)
   }
 
-  private func outcome(
-    _ events: [CaptureEvent], statisticsBefore: CaptureStatistics? = nil, diskFull: Bool = false
-  ) -> CaptureOutcome {
-    CaptureOutcome(
-      shift: shift, events: events, statisticsBefore: statisticsBefore, statistics: service.statistics,
-      batchIsWritten: sink.batchIsWritten, diskFull: diskFull,
+  private func outcome(_ events: [CaptureEvent], diskFull: Bool = false) -> CaptureOutcome {
+    // A kept sample with nothing left pending in its batch was just written.
+    let wrote = sink.batchIsWritten && events.contains { if case .accepted = $0 { true } else { false } }
+    return CaptureOutcome(
+      shift: shift, events: events, storeWrote: wrote, diskFull: diskFull,
       shiftChanges: (recorder?.takeChanges() ?? []).compactMap(Self.change))
   }
 

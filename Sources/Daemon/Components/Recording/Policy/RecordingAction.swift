@@ -18,21 +18,26 @@ enum RecordingAction: Hashable {
   case redateShiftStart(shift: Int64, to: Date, wallClockError: TimeInterval)
 }
 
-/// What one input to capture did, for `RecordingCoordinator.captured`.
-struct CaptureOutcome {
+/// What capture did with one input (a report, a tick, capture stopping), as one value: its
+/// events in order, and what they meant for the store and the shift.
+struct CaptureOutcome: Hashable {
   /// The shift open after it, if any.
   var shift: Int64?
-  var events: [CaptureEvent]
-  /// Capture's tally before the fix that led to `events` (a session's counts start with
-  /// the fix that started it); nil when no fix led to them.
-  var statisticsBefore: CaptureStatistics?
-  /// Capture's tally after.
-  var statistics: CaptureStatistics
-  /// Whether nothing is left pending in the store's batch (a kept sample was written).
-  var batchIsWritten: Bool
+  var events: [CaptureEvent] = []
+  /// Whether a write to the store succeeded (a kept sample's batch, or a timed flush).
+  var storeWrote = false
   /// Whether the store's error, for a save that failed outside a fix (a timed flush), was
   /// a full disk: the one failure a restart cannot cure.
   var diskFull = false
   /// Shifts capture opened or ended by itself (`[Shift] Start=movement`), in order.
   var shiftChanges: [ShiftChange] = []
+
+  /// `later` happened after this: one outcome for both.
+  mutating func append(_ later: CaptureOutcome) {
+    shift = later.shift
+    events += later.events
+    storeWrote = storeWrote || later.storeWrote
+    diskFull = diskFull || later.diskFull
+    shiftChanges += later.shiftChanges
+  }
 }

@@ -41,14 +41,24 @@ struct RecordingCoordinator {
     self.endAfterStop = endAfterStop
   }
 
-  // MARK: - gpsd
+  // MARK: - What happened
 
   /// One event of the gpsd reader, whether or not a shift is open (a driver checks the
-  /// receiver before starting one, and guidance hears of every fix).
-  mutating func gpsdReported(_ event: GPSDSourceEvent) -> [RecordingAction] {
+  /// receiver before starting one, and guidance hears of every fix), with what capture did
+  /// with it (nil while capture does not run): the one decision for it.
+  mutating func reported(
+    _ event: GPSDSourceEvent, captured outcome: CaptureOutcome?, now: ClockReading
+  ) -> [RecordingAction] {
     var actions = connectionChanged(gpsd.note(event))
     if case let .report(.tpv(tpv), _) = event, let fix = GuidanceFix(tpv) { actions.append(.observeFix(fix)) }
+    if let outcome { actions += captured(outcome, now: now) }
     return actions
+  }
+
+  /// The tick, with what capture did on it (nil while capture does not run).
+  mutating func ticked(captured outcome: CaptureOutcome?, now: ClockReading) -> [RecordingAction] {
+    lastTick = now.monotonic
+    return outcome.map { captured($0, now: now) } ?? []
   }
 
   private mutating func connectionChanged(_ change: GPSDStatus.ConnectionChange?) -> [RecordingAction] {
@@ -91,21 +101,20 @@ struct RecordingCoordinator {
     storeHealth.resetRetry()
   }
 
-  /// What capture did with one input (a fix, a timed flush, capture stopping).
+  /// What capture did with one input (a fix, a tick, capture stopping, a shift command).
   mutating func captured(_ outcome: CaptureOutcome, now: ClockReading) -> [RecordingAction] {
     var actions: [RecordingAction] = []
     let shift = outcome.shift
     for event in outcome.events {
+      tally.count(event, at: now.wall)
       switch event {
       case let .sessionStarted(id, reason):
-        tally.sessionStarted(at: now.wall, statistics: outcome.statisticsBefore ?? outcome.statistics)
         actions.append(
           .announce(
             EventReport(
               .captureSessionStarted(.init(session: id.rawValue, shift: shift, reason: reason.description)),
               "capture session \(id) started \(shift.map { "for shift \($0)" } ?? "(no shift open)"): \(reason)")))
       case let .sessionEnded(id, reason):
-        tally.sessionEnded(statistics: outcome.statistics)
         actions.append(
           .announce(
             EventReport(
@@ -121,8 +130,6 @@ struct RecordingCoordinator {
           actions.append(
             .redateShiftStart(shift: shift, to: correction.start, wallClockError: correction.wallClockError))
         }
-        // Nothing left pending after a kept sample: its batch was just written.
-        if storeHealth.error != nil, outcome.batchIsWritten { actions += storeWrote() }
       case let .saveFailed(reason):
         if let report = storeHealth.writeFailed(
           reason, diskFull: outcome.diskFull, shift: shift, at: now.monotonic)
@@ -140,6 +147,8 @@ struct RecordingCoordinator {
         break
       }
     }
+    // A write that went through after the store had been failing: it works again.
+    if outcome.storeWrote, storeHealth.error != nil { actions += storeWrote() }
     for change in outcome.shiftChanges { actions += shiftChanged(change, now: now) }
     return actions
   }
@@ -172,10 +181,6 @@ struct RecordingCoordinator {
   }
 
   // MARK: - Time
-
-  mutating func ticked(now: ClockReading) {
-    lastTick = now.monotonic
-  }
 
   /// The loop has ticked within 10 s, and the store is not stuck failing.
   func isMakingProgress(now: ClockReading) -> Bool {

@@ -4,26 +4,40 @@ import DashPilotCore
 import FoundationEssentials
 
 /// What status counts for the current capture session (between sessions: since the last
-/// one ended). Capture's tallies run for the whole shift, so the session's are the
-/// difference from where they stood when it began. Pure.
+/// one ended), counted from capture's events as they come: a session's counts start with
+/// the fix that started it, since capture says a session started before it judges that
+/// fix. Pure.
 struct SessionTally {
   /// The `capture.rejected` key of fixes dropped while the store failed.
   static let droppedWhileStoreFailing = "store_failing"
 
   /// When (wall clock) the current session started.
   private(set) var startedAt: Date?
-  private var countedFrom = CaptureStatistics()
+  private var accepted = 0
+  private var held = 0
+  private var accuracyAssumed = 0
+  private var rejected: [SampleRejection: Int] = [:]
+  private var dropped = 0
 
-  /// `statistics` is capture's tally before the fix that started the session: its counts
-  /// start with that fix.
-  mutating func sessionStarted(at time: Date, statistics: CaptureStatistics) {
-    startedAt = time
-    countedFrom = statistics
-  }
-
-  mutating func sessionEnded(statistics: CaptureStatistics) {
-    startedAt = nil
-    countedFrom = statistics
+  /// Counts one of capture's events, told at `time` (wall clock).
+  mutating func count(_ event: CaptureEvent, at time: Date) {
+    switch event {
+    case .sessionStarted:
+      self = SessionTally()
+      startedAt = time
+    case .sessionEnded:
+      self = SessionTally()
+    case .accepted(let sample):
+      accepted += 1
+      if sample.isHeld { held += 1 }
+      if sample.isAccuracyAssumed { accuracyAssumed += 1 }
+    case .rejected(let reason):
+      rejected[reason, default: 0] += 1
+    case .dropped:
+      dropped += 1
+    case .saveFailed, .accuracyAssumed:
+      break
+    }
   }
 
   /// Capture started afresh (a shift opened): nothing counted yet.
@@ -31,19 +45,13 @@ struct SessionTally {
     self = SessionTally()
   }
 
-  func section(session: CaptureSessionID?, statistics: CaptureStatistics) -> CaptureSection {
-    var rejected: [String: Int] = [:]
-    for (reason, count) in statistics.rejected {
-      let since = count - (countedFrom.rejected[reason] ?? 0)
-      if since > 0 { rejected[reason.rawValue] = since }
-    }
+  func section(session: CaptureSessionID?) -> CaptureSection {
+    var rejected = Dictionary(uniqueKeysWithValues: self.rejected.map { ($0.key.rawValue, $0.value) })
     // Fixes dropped while capture holds on a failed save count as refused for that reason.
-    let dropped = statistics.droppedWhileStoreFailing - countedFrom.droppedWhileStoreFailing
     if dropped > 0 { rejected[Self.droppedWhileStoreFailing] = dropped }
     return CaptureSection(
-      session: session?.rawValue, sessionStartedAt: startedAt, accepted: statistics.accepted - countedFrom.accepted,
-      rejected: rejected, held: statistics.held - countedFrom.held,
-      accuracyAssumed: statistics.accuracyAssumed - countedFrom.accuracyAssumed)
+      session: session?.rawValue, sessionStartedAt: startedAt, accepted: accepted, rejected: rejected, held: held,
+      accuracyAssumed: accuracyAssumed)
   }
 
   /// Status while no shift is open: nothing is captured.

@@ -19,18 +19,58 @@ struct ShiftAnswer {
     measured = stored.shift.measuredRoute(of: samples, calculator: stored.calculator)
   }
 
-  func detail(_ figure: ShiftFigure, store: SampleStore) throws(StoreError) -> ShiftDetail {
-    ShiftDetail(
+  /// The stops are read with `policy` and the shift's own continuity, a running shift's up
+  /// to `now`, the receiver's time when it was asked.
+  func detail(
+    _ figure: ShiftFigure, store: SampleStore, stops policy: StopPolicy, now: Date
+  ) throws(StoreError) -> ShiftDetail {
+    let (stops, time) = stopsAndTime(policy, now: now)
+    return ShiftDetail(
       shift: figure.summary(of: stored, distance: measured.distance),
       qualifyingSentences: figure.quality(measured.distance).qualifyingSentences,
       captureSessions: Set(samples.compactMap(\.captureSessionID)).count,
-      gaps: try ShiftGaps.wire(measured, store: store))
+      gaps: try ShiftGaps.wire(measured, store: store), stops: stops.map(WireStop.init),
+      time: WireShiftTime(time, minimumStop: policy.minimumStop))
+  }
+
+  /// The stops and the day's time from the same rows as the figure. A completed shift's
+  /// are read with its window (the walk that made the figure); a running one's time runs
+  /// to `now`, and the stop it may stand in is `ongoing` rather than cut by a window it
+  /// does not have yet.
+  func stopsAndTime(_ policy: StopPolicy, now: Date) -> (stops: [Stop], time: ShiftTime) {
+    var policy = policy
+    policy.calculator = stored.calculator
+    if let window = stored.shift.window {
+      let stops = policy.stops(in: measured, window: window)
+      return (stops, ShiftTime(window: window, route: measured, stops: stops))
+    }
+    let shift = stored.shift
+    let window = DateInterval(start: shift.startedAt, end: max(now, shift.startedAt))
+    let route = policy.calculator.measure(samples, covering: window)
+    let stops = policy.stops(in: route, now: now)
+    return (stops, ShiftTime(window: window, route: route, stops: stops))
+  }
+
+  /// The export: each stretch of the walk that made the figure as a segment (a gap is never
+  /// joined), and the stops `detail` lists.
+  func export(_ figure: ShiftFigure, stops policy: StopPolicy, now: Date) -> ExportResult {
+    let segments = measured.stretches.map { stretch in
+      stretch.samples.map {
+        WireTrackPoint(
+          lat: $0.coordinate.latitude, lon: $0.coordinate.longitude, time: $0.timestamp.timeIntervalSince1970,
+          accuracy: $0.horizontalAccuracy)
+      }
+    }
+    return ExportResult(
+      shift: figure.summary(of: stored, distance: measured.distance), segments: segments,
+      stops: stopsAndTime(policy, now: now).stops.map(WireStop.init))
   }
 
   /// The report: `detail`, each stretch simplified to a tolerance of the shift's extent
   /// over `ReportResult.drawingResolution`, and with a route the confirmed departures.
   func report(
-    _ figure: ShiftFigure, store: SampleStore, route: GuidanceRoute?, mode: TravelMode
+    _ figure: ShiftFigure, store: SampleStore, route: GuidanceRoute?, mode: TravelMode, stops policy: StopPolicy,
+    now: Date
   ) throws(StoreError) -> ReportResult {
     let tolerance = drawingTolerance()
     let stretches = measured.stretches.map { stretch in
@@ -43,7 +83,8 @@ struct ShiftAnswer {
       }
     }
     return ReportResult(
-      detail: try detail(figure, store: store), stretches: stretches, toleranceMetres: tolerance,
+      detail: try detail(figure, store: store, stops: policy, now: now), stretches: stretches,
+      toleranceMetres: tolerance,
       offRoute: route.map { departures(from: $0, mode: mode) })
   }
 

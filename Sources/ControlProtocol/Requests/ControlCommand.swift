@@ -1,0 +1,76 @@
+/// Every request the socket understands, each with its checked arguments: a handler
+/// switches on one value and finds what it needs in the case it matched.
+///
+/// To add a request: add its case here and its `kind` (with its wire name and whether it
+/// changes state); the compiler then points at the two switches left to fill, how its
+/// arguments are read (`ArgumentReader.read`) and written (`ControlCommand+Arguments`).
+/// A request with more than an argument or two carries a struct of its own
+/// (`ReportArguments`), which grows a field without touching any other case.
+public enum ControlCommand: Sendable, Hashable {
+  case status
+  case shiftStart
+  case shiftEnd
+  case shifts(ShiftsArguments)
+  case shiftShow(id: Int64)
+  case export(id: Int64)
+  /// A shift's report: its stretches simplified for drawing, its gaps with their causes
+  /// and, given a route, the moments guidance confirms the car left it.
+  case report(ReportArguments)
+  case `import`(ImportArguments)
+  case routeLoad(RouteLoadArguments)
+  case routeClear
+  case navigate(NavigateArguments)
+  case events
+  /// A consistent copy of the database, written by the daemon while it records.
+  case backup(BackupArguments)
+
+  /// Which request this is, without its arguments: what a component claims, what a
+  /// configuration allows, and, as its raw value, what a request's `cmd` holds.
+  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+    case status
+    case shiftStart = "shift.start"
+    case shiftEnd = "shift.end"
+    case shifts
+    case shiftShow = "shift.show"
+    case export
+    case report
+    case `import`
+    case routeLoad = "route.load"
+    case routeClear = "route.clear"
+    case navigate
+    case events
+    case backup
+
+    /// Whether the request changes what the daemon records or follows. Such requests are
+    /// only for root, the daemon's own user and members of the socket group; anyone who
+    /// can open the socket may read.
+    public var changesState: Bool {
+      switch self {
+      // A backup writes a file as the daemon's user: only for those who may change state.
+      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup: true
+      case .status, .shifts, .shiftShow, .export, .report, .events: false
+      }
+    }
+  }
+
+  public var kind: Kind {
+    switch self {
+    case .status: .status
+    case .shiftStart: .shiftStart
+    case .shiftEnd: .shiftEnd
+    case .shifts: .shifts
+    case .shiftShow: .shiftShow
+    case .export: .export
+    case .report: .report
+    case .import: .import
+    case .routeLoad: .routeLoad
+    case .routeClear: .routeClear
+    case .navigate: .navigate
+    case .events: .events
+    case .backup: .backup
+    }
+  }
+
+  /// The wire name (`cmd`), which is also how messages name the request.
+  public var name: String { kind.rawValue }
+}

@@ -1,0 +1,135 @@
+import Capture
+import DashPilotCore
+import Foundation
+import TestSupport
+import Testing
+
+/// Stops found the way the daemon records them: a gpsd JSON log replayed through
+/// CaptureService, then the stop policy on the kept and held rows.
+@Suite("stops found in replayed logs")
+struct ReplayStopsTests {
+  static func replay(_ url: URL, policy: StopPolicy = StopPolicy()) throws -> ReplayResult {
+    try GPSDLogReplay.replay(contentsOf: url, options: GPSDLogReplay.Options(stops: policy))
+  }
+
+  /// Each stop as "ARRIVAL DEPARTURE start/end" in UTC.
+  static func summary(_ stops: [Stop]) -> [String] {
+    stops.map {
+      "\(UTCTimestamp.string($0.arrival) ?? "?") \(UTCTimestamp.string($0.departure) ?? "?") \($0.start.name)/\($0.end.name)"
+    }
+  }
+
+  /// The generated day through the real gpsd: 39 of its 40 known stops found once each, the
+  /// one under a bridge found as the gap it is, no red light or queue taken for a stop, and
+  /// every arrival and departure within 10 s of the truth.
+  @Test(.requiresPython3, .requiresGPSFake, .timeLimit(.minutes(10)))
+  func theDeliveryDaysStops() throws {
+    let directory = try StopsDay.directory()
+    let result = try Self.replay(directory.appendingPathComponent("\(StopsDay.name).json"))
+    let stops = try #require(result.stops)
+    let truth = try StopsDay.truth(in: directory)
+    #expect(truth.stops.count == 40)
+    let route = RouteMileageCalculator().measure(result.samples)
+    let score = StopsDay.score(found: stops, gaps: route.gaps, truth: truth.stops)
+    #expect(score.problems == [])
+    #expect(score.found == 39 && score.expected == 39)
+    #expect(score.invented == 0)
+    #expect(score.gapsAsExpected == 1 && score.gapsExpected == 1)
+    #expect(score.worstEdge <= 10, "worst edge \(score.worstEdge) s")
+    // The cold start began the recording; the last stop was cut by its end.
+    #expect(stops.first?.start == .recordingBegan && stops.first?.end == .departed)
+    #expect(stops.last?.start == .arrived && stops.last?.end == .recordingEnded)
+    #expect(stops.dropFirst().dropLast().filter { !$0.isWhole }.isEmpty)
+    // The cold start's first fixes sit 110 m off: where it stood is the median of the rest.
+    let depot = GeoCoordinate(latitude: 53.796, longitude: -1.548)
+    let coldStart = try #require(stops.first)
+    #expect(GeographicDistance.metres(from: coldStart.position, to: depot) < 10)
+  }
+
+  /// Recordings no one here made, of a receiver that never moved: one stop each, from the
+  /// first kept fix to the last, never split by the receiver's wander or a cold start.
+  @Test(
+    .requiresSharedRealLogs,
+    arguments: [
+      (
+        "marineapi_garmin15h_coldstart_static",
+        "2024-10-15T18:34:53.000Z 2024-10-15T18:46:16.000Z recording_began/recording_ended"
+      ),
+      ("signalk_amsterdam_static", "2033-11-17T08:54:11.000Z 2033-11-17T09:14:11.000Z recording_began/recording_ended"),
+    ])
+  func aParkedReceiverIsOneStop(_ name: String, _ expected: String) throws {
+    let result = try Self.replay(SharedLogs.realLogs.appendingPathComponent("\(name).json"))
+    let stops = try #require(result.stops)
+    #expect(Self.summary(stops) == [expected])
+    #expect(stops.first?.arrival == result.samples.first?.timestamp)
+    #expect(stops.first?.departure == result.samples.last?.timestamp)
+  }
+
+  /// A 137 km car drive (2 s fixes): its six halts of two minutes or more, one cut by the
+  /// 1250 s hole in the published file and the next beginning after it, at the same place.
+  @Test(.requiresSharedRealLogs)
+  func aRealCarDrivesStops() throws {
+    let result = try Self.replay(SharedLogs.realLogs.appendingPathComponent("dotmorten_garmin_car_reno_tahoe.json"))
+    let stops = try #require(result.stops)
+    #expect(
+      Self.summary(stops) == [
+        "2025-05-12T00:27:18.000Z 2025-05-12T00:32:40.000Z arrived/departed",
+        "2025-05-12T00:58:06.000Z 2025-05-12T01:02:14.000Z arrived/departed",
+        "2025-05-12T01:09:34.000Z 2025-05-12T01:11:40.000Z arrived/departed",
+        "2025-05-12T01:17:26.000Z 2025-05-12T01:21:06.000Z arrived/departed",
+        "2025-05-12T01:25:34.000Z 2025-05-12T01:27:34.000Z arrived/before_gap",
+        "2025-05-12T01:48:30.000Z 2025-05-12T01:53:16.000Z after_gap/departed",
+      ])
+    let (before, after) = (try #require(stops.dropLast().last), try #require(stops.last))
+    #expect(GeographicDistance.metres(from: before.position, to: after.position) < 5)
+    #expect(stops.allSatisfy { $0.wander < 5 })
+  }
+
+  /// `dashpilotctl replay --stops`, the real binary: the city drive's 7-minute delivery stop
+  /// and how its time divided, as a person reads it and as JSON.
+  @Test func theCommandListsTheStops() throws {
+    let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
+    let text = try ReplayCommandTests.replay([log, "--stops"])
+    #expect(text.status == 0, "\(text.standardError)")
+    let lines = text.standardOutput.split(separator: "\n").map(String.init)
+    let from = try #require(lines.firstIndex(of: "Stops (UTC): 1 stop of 2 min or more"))
+    #expect(
+      Array(lines[from...]) == [
+        "Stops (UTC): 1 stop of 2 min or more",
+        "  stop 1 10:10:01–10:17:06 (7 min), ±10 m around 51.507268,-0.129902",
+        "Time: 26 min moving · 7 min stopped · 6 min not captured",
+        "  Stopped is standing still for 2 min or more with the receiver reporting; shorter halts count as moving.",
+        "  Not captured is time with no positions recorded: where the vehicle was then is not known.",
+      ])
+    let json = try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--stops", "--json"]))
+    let stops = try #require(json["stops"] as? [[String: Any]])
+    #expect(stops.count == 1)
+    #expect(stops.first?["arrival"] as? String == "2024-05-01T10:10:01.000Z")
+    #expect(stops.first?["departure"] as? String == "2024-05-01T10:17:06.000Z")
+    #expect(stops.first?["duration_s"] as? Double == 425)
+    #expect(stops.first?["start"] as? String == "arrived" && stops.first?["end"] as? String == "departed")
+    #expect(stops.first?["spoken"] as? String == "Stop 1, at 10:10:01, 7 minutes.")
+    let time = try #require(json["time"] as? [String: Any])
+    #expect(time["moving_s"] as? Double == 1582 && time["stopped_s"] as? Double == 425)
+    #expect(time["not_captured_s"] as? Double == 344)
+    // A shorter minimum finds the 30 s halt before the receiver was unplugged too (its
+    // standing kept as capture stopped); no stops are asked for without --stops.
+    let shorter = try ReplayCommandTests.object(
+      try ReplayCommandTests.replay([log, "--stops", "--minimum-stop", "30s", "--json"]))
+    let ends = (shorter["stops"] as? [[String: Any]])?.map { $0["end"] as? String }
+    #expect(ends == ["departed", "before_gap"])
+    #expect(try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--json"]))["stops"] == nil)
+  }
+
+  @Test func theMinimumIsADurationAndNeedsStops() throws {
+    let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
+    let alone = try ReplayCommandTests.replay([log, "--minimum-stop", "2min"])
+    #expect(alone.status == 2)
+    #expect(alone.standardError.hasPrefix("dashpilotctl: --minimum-stop needs --stops\n"))
+    let wrong = try ReplayCommandTests.replay([log, "--stops", "--minimum-stop", "2m"])
+    #expect(wrong.status == 2)
+    #expect(
+      wrong.standardError.hasPrefix(
+        "dashpilotctl: --minimum-stop must be a duration such as 2min, 90s or 0.5h, not \"2m\"\n"))
+  }
+}
