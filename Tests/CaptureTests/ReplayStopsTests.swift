@@ -78,11 +78,33 @@ struct ReplayStopsTests {
         "2025-05-12T01:09:34.000Z 2025-05-12T01:11:40.000Z arrived/departed",
         "2025-05-12T01:17:26.000Z 2025-05-12T01:21:06.000Z arrived/departed",
         "2025-05-12T01:25:34.000Z 2025-05-12T01:27:34.000Z arrived/before_gap",
-        "2025-05-12T01:48:30.000Z 2025-05-12T01:53:16.000Z after_gap/departed",
+        // 01:53:16 leads its own speeds by 2 m: the first move they carry is 01:53:18.
+        "2025-05-12T01:48:30.000Z 2025-05-12T01:53:18.000Z after_gap/departed",
       ])
     let (before, after) = (try #require(stops.dropLast().last), try #require(stops.last))
     #expect(GeographicDistance.metres(from: before.position, to: after.position) < 5)
     #expect(stops.allSatisfy { $0.wander < 5 })
+  }
+
+  /// The same drive leaving its 01:09 halt and crossing a car park: the drive off is
+  /// measured from its first moves, and the 50 m creep at 01:13:28 is kept move by move,
+  /// so the car park is no stop. What the drive before the halt overdrew its speeds (41 m
+  /// over 70 km) once held the car still for 18 s after it and refused the whole creep.
+  @Test(.requiresSharedRealLogs)
+  func aDriveOffAfterAHaltIsMeasuredFromItsFirstMoves() throws {
+    let result = try Self.replay(SharedLogs.realLogs.appendingPathComponent("dotmorten_garmin_car_reno_tahoe.json"))
+    func rows(_ from: String, _ to: String) throws -> [String] {
+      let (start, end) = (try #require(UTCTimestamp.parse(from)), try #require(UTCTimestamp.parse(to)))
+      return result.samples.filter { $0.timestamp >= start && $0.timestamp <= end }.map {
+        "\(UTCTimestamp.string($0.timestamp) ?? "?")\($0.isHeld ? " held" : "")"
+      }
+    }
+    #expect(
+      try rows("2025-05-12T01:11:30Z", "2025-05-12T01:11:46Z") == [
+        "2025-05-12T01:11:34.000Z held", "2025-05-12T01:11:40.000Z", "2025-05-12T01:11:42.000Z",
+        "2025-05-12T01:11:44.000Z",
+      ])
+    #expect(try rows("2025-05-12T01:13:28Z", "2025-05-12T01:13:46Z").count == 6)
   }
 
   /// `dashpilotctl replay --stops`, the real binary: the city drive's 7-minute delivery stop

@@ -185,9 +185,11 @@ public struct RouteSampleFilter: Sendable {
     // cold start settling, multipath, noise), not the vehicle, unless the positions since
     // the reference agree with each other all along (speeds that are wrong). Beyond
     // `maximumSampleInterval` the measurement sees a gap anyway: the rule must not lock
-    // capture out there.
+    // capture out there. Old debt lowers only what a move may overdraw: a move its own
+    // speeds account for is a move, or a receiver whose positions lead its speeds by a
+    // few per cent keeps one fix in many and the rows thin to chords.
     if evidence.interval <= configuration.maximumSampleInterval, let speedIntegral = motion.speedIntegral,
-      evidence.distance > speedIntegral + speedCredit + evidence.overdraft,
+      evidence.distance > speedIntegral + max(0, speedCredit + evidence.overdraft),
       !motion.run.isSustained(
         displacement: evidence.distance, error: evidence.error, configuration: configuration)
     {
@@ -250,11 +252,17 @@ public struct RouteSampleFilter: Sendable {
   /// distance. What earlier moves overdrew, the distance the speeds carried to it and not
   /// measured repays; unused speed distance beyond the once-a-stretch margin does not
   /// survive it. Owed beyond that, a moving receiver would be refused from one held sample
-  /// to the next, each dropping a minute of what it moved.
+  /// to the next, each dropping a minute of what it moved. A receiver that says it stands
+  /// (a speed under its noise) has the vehicle where it stopped: what the drive before
+  /// overdrew ends there, as the drive does. Carried over a stop, the debt refused every
+  /// move of the next drive off until its speeds had repaid it (a car leaving a two-minute
+  /// halt was held still for 18 s, and its later creep across a car park became a stop).
   private mutating func keepHeld(_ candidate: RouteSample, mode: FixCandidate.Mode) -> Verdict {
     var held = candidate
     held.isHeld = true
-    speedCredit = min(speedCredit + (motion.speedIntegral ?? 0), configuration.speedEvidenceMargin)
+    let repaid = speedCredit + (motion.speedIntegral ?? 0)
+    let stands = (candidate.speed ?? .infinity) < configuration.standingSpeedNoise
+    speedCredit = min(stands ? max(repaid, 0) : repaid, configuration.speedEvidenceMargin)
     return accept(held, mode: mode)
   }
 
