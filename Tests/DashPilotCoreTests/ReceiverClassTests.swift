@@ -112,9 +112,8 @@ struct ReceiverClassTests {
     let metres = RouteMileageCalculator().distance(of: kept).metres
     // Before, the hold compared against twice 84 m and kept nothing past the first fix.
     // Once its positions follow its speed and course beyond their 3 m error, the creep is
-    // moving and each 5 m of it is a move (it was held within twice that error); the
-    // first step, which its speed carries, is one too, however the first fix overdrew.
-    #expect(kept.count == 19)
+    // moving and each 5 m of it is a move (it was held within twice that error).
+    #expect(kept.count == 17)
     #expect(metres >= 90 && metres <= 105.6 + 25, "\(metres)")
   }
 
