@@ -60,10 +60,12 @@ struct ShiftStopsCommandTests {
     let detail = try daemon.controlJSON(["shift", "show", "1"])
     let stops = try #require(detail["stops"] as? [[String: Any]])
     #expect(stops.count == 2)
-    // Arrived at its last move (10:01:59), left at its first (10:07:00): 301 s.
+    // Arrived at its last move (10:01:59), left at the first its speeds carry (10:07:01; the
+    // step from standing to 10 m/s in one second, half of which the trapezoid of its speeds
+    // carries, is no move): 302 s.
     #expect(stops[0]["arrival"] as? String == Self.at(119))
-    #expect(stops[0]["departure"] as? String == Self.at(420))
-    #expect(stops[0]["duration_s"] as? Double == 301)
+    #expect(stops[0]["departure"] as? String == Self.at(421))
+    #expect(stops[0]["duration_s"] as? Double == 302)
     #expect(stops[0]["start"] as? String == "arrived" && stops[0]["end"] as? String == "departed")
     #expect(stops[0]["cut"] is NSNull)
     #expect(stops[0]["wander_m"] as? Double == 0)
@@ -86,7 +88,7 @@ struct ShiftStopsCommandTests {
     let time = try #require(detail["time"] as? [String: Any])
     #expect(time["from"] as? String == UTCTimestamp.string(start))
     #expect(time["to"] as? String == UTCTimestamp.string(end))
-    let stopped = 301 + end.timeIntervalSince(lastArrival)
+    let stopped = 302 + end.timeIntervalSince(lastArrival)
     #expect(time["stopped_s"] as? Double == stopped)
     #expect(time["not_captured_s"] as? Double == 181)
     #expect(time["moving_s"] as? Double == end.timeIntervalSince(start) - stopped - 181)
@@ -144,8 +146,8 @@ struct ShiftStopsCommandTests {
     let again = try shorter.controlJSON(["shift", "show", "1"])
     let found = try #require(again["stops"] as? [[String: Any]])
     #expect(found.map { $0["arrival"] as? String } == [Self.at(119), Self.at(539), Self.at(1019)])
-    #expect(found.map { $0["departure"] as? String } == [Self.at(420), Self.at(600), UTCTimestamp.string(end)])
-    #expect(again.object("time")?["stopped_s"] as? Double == stopped + 61)
+    #expect(found.map { $0["departure"] as? String } == [Self.at(421), Self.at(601), UTCTimestamp.string(end)])
+    #expect(again.object("time")?["stopped_s"] as? Double == stopped + 62)
     #expect(again.object("time")?["minimum_stop_s"] as? Double == 50)
   }
 }

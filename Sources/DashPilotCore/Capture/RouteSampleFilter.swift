@@ -260,9 +260,9 @@ public struct RouteSampleFilter: Sendable {
   private mutating func keepHeld(_ candidate: RouteSample, mode: FixCandidate.Mode) -> Verdict {
     var held = candidate
     held.isHeld = true
-    let repaid = speedCredit + (motion.speedIntegral ?? 0)
     let stands = (candidate.speed ?? .infinity) < configuration.standingSpeedNoise
-    speedCredit = min(stands ? max(repaid, 0) : repaid, configuration.speedEvidenceMargin)
+    let repaid = speedCredit + (motion.speedIntegral ?? 0)
+    speedCredit = stands ? configuration.speedEvidenceMargin : min(repaid, configuration.speedEvidenceMargin)
     return accept(held, mode: mode)
   }
 
