@@ -20,6 +20,7 @@ public enum ConfigurationValidator {
     "Routing": ["Provider", "URL"],
     "Shift": ["Start", "EndAfterStop", "StartDistance"],
     "Stops": ["MinimumStop"],
+    "Places": ["File"],
   ]
 
   public static func apply(
@@ -175,6 +176,9 @@ public enum ConfigurationValidator {
         return "\"\(value)\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
       }
       configuration.minimumStop = seconds
+    case ("Places", "File"):
+      guard value.hasPrefix("/") else { return "\"\(value)\" is not an absolute path" }
+      configuration.placesFile = value
     case ("Shift", "StartDistance"):
       return number(value, "metres", 100...10_000) { configuration.shiftPolicy.startDistance = $0 }
     case ("Routing", "URL"):

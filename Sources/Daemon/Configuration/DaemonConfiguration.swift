@@ -1,3 +1,4 @@
+import Capture
 import DashPilotCore
 import FoundationEssentials
 import Guidance
@@ -44,6 +45,12 @@ public struct DaemonConfiguration: Sendable, Hashable {
   /// `[Stops] MinimumStop=`: standing still shorter than this is a halt (a red light, a
   /// queue), not a stop.
   public var minimumStop = StopPolicy.defaultMinimumStop
+  /// `[Places] File=`: the places file (`PlacesFile`). At the default path a missing file
+  /// means no places; a file named elsewhere must exist.
+  public var placesFile = PlacesFileReader.defaultPath
+  /// The places read from `placesFile` at start-up (`ConfigurationLoader`): they name the
+  /// stops inside them.
+  public var places: [Place] = []
 
   public init() {}
 

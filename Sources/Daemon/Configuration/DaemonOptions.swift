@@ -1,3 +1,4 @@
+import Capture
 import FoundationEssentials
 import PlatformSupport
 
@@ -112,6 +113,12 @@ public enum ConfigurationLoader {
       configuration.socketPath = socket
     }
     if let gpsd = options.gpsd { configuration.gpsd = gpsd }
+    do {
+      configuration.places = try PlacesFileReader.places(
+        at: configuration.placesFile, missingIsEmpty: configuration.placesFile == PlacesFileReader.defaultPath)
+    } catch {
+      return .failure(ConfigurationError("places: \(error)"))
+    }
     return .success(Loaded(configuration: configuration, file: file, warnings: warnings))
   }
 }
