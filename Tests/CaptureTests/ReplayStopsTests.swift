@@ -121,6 +121,44 @@ struct ReplayStopsTests {
     #expect(try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--json"]))["stops"] == nil)
   }
 
+  @Test("--places names a stop by the place it lies in, as shift show does")
+  func placesNameTheStops() throws {
+    let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
+    let directory = try TestPaths.temporaryDirectory("replay-places")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let places = directory.appendingPathComponent("places.geojson").path
+    // The stop stood at 51.507268,-0.129902: a depot 60 m around a point 30 m from there,
+    // and a yard 2 km away.
+    try """
+    {"type":"FeatureCollection","features":[
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.129902,51.5075377]},
+     "properties":{"name":"Depot","kind":"depot","radius_m":60}},
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.1,51.52]},
+     "properties":{"name":"Yard","kind":"customer","radius_m":60}}]}
+    """.write(toFile: places, atomically: true, encoding: .utf8)
+    let text = try ReplayCommandTests.replay([log, "--stops", "--places", places])
+    #expect(text.status == 0, "\(text.standardError)")
+    #expect(
+      text.standardOutput.contains(
+        "\n  stop 1 10:10:01–10:17:06 (7 min) at Depot, ±10 m around 51.507268,-0.129902\n"))
+    let json = try ReplayCommandTests.object(
+      try ReplayCommandTests.replay([log, "--stops", "--places", places, "--json"]))
+    let stop = try #require((json["stops"] as? [[String: Any]])?.first)
+    #expect(stop["place"] as? String == "Depot")
+    #expect(stop["spoken"] as? String == "Stop 1, at 10:10:01, 7 minutes at Depot.")
+    // Without --places, place is null, written.
+    let unnamed = try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--stops", "--json"]))
+    #expect((unnamed["stops"] as? [[String: Any]])?.first?["place"] is NSNull)
+
+    let alone = try ReplayCommandTests.replay([log, "--places", places])
+    #expect(alone.status == 2)
+    #expect(alone.standardError.hasPrefix("dashpilotctl: --places needs --stops\n"))
+    let absent = directory.appendingPathComponent("absent.geojson").path
+    let missing = try ReplayCommandTests.replay([log, "--stops", "--places", absent])
+    #expect(missing.status == 1)
+    #expect(missing.standardError == "dashpilotctl replay: places: \(absent): does not exist\n")
+  }
+
   @Test func theMinimumIsADurationAndNeedsStops() throws {
     let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
     let alone = try ReplayCommandTests.replay([log, "--minimum-stop", "2min"])

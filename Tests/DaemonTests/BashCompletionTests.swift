@@ -94,7 +94,10 @@ struct BashCompletionTests {
       try Self.complete(["dashpilotctl", "navigate", "51.5,-0.1", "--mode", ""], data: data) == ["driving", "walking"])
     #expect(
       try Self.complete(["dashpilotctl", "replay", "drive.json", "--"], data: data)
-        == (["--end-after-stop", "--minimum-stop", "--mode", "--route", "--shifts", "--stops", "--units", "--window"]
+        == ([
+          "--end-after-stop", "--minimum-stop", "--mode", "--places", "--route", "--shifts", "--stops", "--units",
+          "--window",
+        ]
         + Self.globalOptions).sorted())
     #expect(try Self.complete(["dashpilotctl", "replay", "drive.json", "--units", "k"], data: data) == ["kilometres"])
     #expect(try Self.complete(["dashpilotctl", "replay", "drive.json", "--shifts", ""], data: data) == ["movement"])

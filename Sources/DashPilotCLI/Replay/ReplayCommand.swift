@@ -18,7 +18,8 @@ struct ReplayCommand: CLICommand {
     USAGE: dashpilotctl replay FILE [--route FILE] [--mode driving|walking]
                                [--window START,END] [--units miles|kilometres]
                                [--shifts movement [--end-after-stop DURATION]]
-                               [--stops [--minimum-stop DURATION]] [--json]
+                               [--stops [--minimum-stop DURATION] [--places FILE]]
+                               [--json]
 
     Runs a gpsd JSON log (gpspipe -w output) through the same capture filter and
     capture sessions as dashpilotd, without a daemon, and reports what would be recorded.
@@ -49,6 +50,9 @@ struct ReplayCommand: CLICommand {
       --minimum-stop DURATION
                             The shortest stop for --stops: 2min (default), 90s,
                             0.5h.
+      --places FILE         Name each stop by the place it lies in, from a places
+                            file as dashpilotd reads it ([Places] File=, a GeoJSON
+                            FeatureCollection; see dashpilot.conf(5)).
       --json                Print one JSON object instead of the report.
       -h, --help            Show this help.
     """
@@ -62,6 +66,8 @@ struct ReplayCommand: CLICommand {
   var shifts: ShiftPolicy.Configuration?
   /// The stops to find, with `--stops`.
   var stops: StopPolicy?
+  /// The places file that names the stops, with `--places`.
+  var places: String?
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
     route = try arguments.option("--route", value: "a FILE")
@@ -84,6 +90,8 @@ struct ReplayCommand: CLICommand {
     stops = try ReplayStops.policy(
       arguments.flag("--stops"), minimumStop: try arguments.option("--minimum-stop", value: "a DURATION"),
       command: Self.name)
+    places = try arguments.option("--places", value: "a FILE")
+    if places != nil, stops == nil { throw UsageError("--places needs --stops", command: Self.name) }
     file = try arguments.requiredPositional("the gpsd JSON log FILE")
     try arguments.finish()
   }
@@ -138,6 +146,15 @@ struct ReplayCommand: CLICommand {
         return .failed
       }
     }
+    var namedPlaces: [Place] = []
+    if let places {
+      do {
+        namedPlaces = try PlacesFileReader.places(at: places)
+      } catch {
+        console.error("dashpilotctl replay: places: \(error)")
+        return .failed
+      }
+    }
     let url = URL(fileURLWithPath: file)
     var status = stat()
     if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
@@ -163,7 +180,7 @@ struct ReplayCommand: CLICommand {
     }
     var report = ReplayReport(result: result, unit: unit, endAfterStop: shifts?.endAfterStop)
     if let stops, let found = result.stops {
-      report.stops = ReplayStops(result: result, stops: found, policy: stops, window: window)
+      report.stops = ReplayStops(result: result, stops: found, policy: stops, places: namedPlaces, window: window)
     }
     console.line(context.options.json ? report.json : report.text)
     return .success

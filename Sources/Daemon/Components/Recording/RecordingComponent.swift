@@ -56,6 +56,8 @@ public final class RecordingComponent: DaemonComponent {
   var liveMileage: ActiveShiftRouteService?
   /// The stop the vehicle stands in now, from the rows capture keeps, for status.
   var currentStop: CurrentStopTracker
+  /// The places that name stops (`[Places] File=`).
+  var places: [Place]
   private var source: GPSDSource?
   private var observers: [any FixObserver] = []
   private var storeOpenedHandlers: [(SampleStore) throws -> Void] = []
@@ -75,6 +77,7 @@ public final class RecordingComponent: DaemonComponent {
     self.figure = ShiftFigure(unit: configuration.units)
     self.makeSessionID = makeSessionID
     currentStop = CurrentStopTracker(policy: configuration.stopPolicy)
+    places = configuration.places
     coordinator = RecordingCoordinator(
       gpsdAddress: configuration.gpsd.description, shiftClockTolerance: configuration.maximumSampleInterval,
       unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop)

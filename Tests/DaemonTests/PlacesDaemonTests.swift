@@ -1,0 +1,63 @@
+import DashPilotCore
+import Foundation
+import TestSupport
+import Testing
+
+/// Places in a real daemon fed by a real gpsd: `DaemonStopsDrive` with a depot 100 m
+/// around where it makes its 5-minute stop. `shift show` names that stop by the depot.
+@Suite("places in a running daemon", .serialized, .requiresGPSD)
+struct PlacesDaemonTests {
+  /// `DaemonStopsDrive`'s second `k` as the JSON writes it.
+  static func at(_ k: Int) -> String { UTCTimestamp.string(DaemonStopsDrive.time(k)) ?? "?" }
+
+  /// Where the drive stands for 5 minutes: 1190 m north of 51°30' N, on 0°7.2' W.
+  static let depotCentre = GeoCoordinate(latitude: 51 + 30.64255 / 60, longitude: -0.12)
+
+  /// The depot, and a customer's yard the drive never reaches.
+  static func writePlaces(in directory: URL) throws -> String {
+    let path = directory.appendingPathComponent("places.geojson").path
+    try """
+    {"type":"FeatureCollection","features":[
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,\(depotCentre.latitude)]},
+     "properties":{"name":"Depot","kind":"depot","radius_m":100}},
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.2,51.6]},
+     "properties":{"name":"Yard","kind":"customer","radius_m":50}}]}
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test("a stop inside a place is named by it in shift show, text and JSON")
+  func shiftShowNamesTheStop() throws {
+    let directory = try TestPaths.temporaryDirectory("places-daemon")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let places = try Self.writePlaces(in: directory)
+    let receiver = try GPSDPseudoReceiver(nmea: try DaemonStopsDrive.write(in: directory), secondsPerLine: 0.005)
+    defer { receiver.stop() }
+    try receiver.startGPSD()
+    let daemon = try DaemonUnderTest(
+      config: "[Places]\nFile=\(places)\n", arguments: ["--gpsd", "127.0.0.1:\(receiver.port)"])
+    defer { daemon.stop() }
+    try daemon.waitUntilReady()
+    #expect(daemon.log.contains("places: 2 read from \(places)"))
+    #expect(daemon.waitForStatus(timeout: 20) { $0.object("gpsd")?["connected"] as? Bool == true } != nil)
+    #expect(try daemon.control(["shift", "start"]).status == 0)
+    receiver.startFeeding()
+    let recorded = daemon.waitForStatus(timeout: 120) { status in
+      guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = UTCTimestamp.parse(text),
+        seen >= DaemonStopsDrive.lastFix, let accepted = status.object("capture")?["accepted"] as? Int
+      else { return false }
+      return status.object("shift.distance")?["usable_positions"] as? Int == accepted
+    }
+    try #require(recorded != nil, "the drive was not recorded: \(daemon.log)")
+    #expect(try daemon.control(["shift", "end"]).status == 0)
+
+    let detail = try daemon.controlJSON(["shift", "show", "1"])
+    let stops = try #require(detail["stops"] as? [[String: Any]])
+    #expect(stops.map { $0["arrival"] as? String } == [Self.at(119), Self.at(1019)])
+    #expect(stops.first?["place"] as? String == "Depot")
+    #expect(stops.last?["place"] is NSNull)
+    let shown = try daemon.control(["shift", "show", "1"], environment: ["TZ": "UTC"])
+    #expect(shown.status == 0, "\(shown.standardError)")
+    #expect(shown.standardOutput.contains("\n    stop 1 10:01–10:07 (5 min) at Depot\n"), "\(shown.standardOutput)")
+  }
+}
