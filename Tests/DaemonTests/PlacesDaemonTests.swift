@@ -3,8 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Places in a real daemon fed by a real gpsd: `DaemonStopsDrive` with a depot 100 m
-/// around where it makes its 5-minute stop. `shift show` names that stop by the depot.
+/// Places in a real daemon fed by a real gpsd: `DaemonStopsDrive` with a depot 105 m
+/// around where it makes its 5-minute stop. The vehicle enters the depot, stands there and
+/// leaves it (`place.entered`, `place.left` on `events`), and `shift show` names that stop by
+/// the depot.
 @Suite("places in a running daemon", .serialized, .requiresGPSD)
 struct PlacesDaemonTests {
   /// `DaemonStopsDrive`'s second `k` as the JSON writes it.
@@ -19,15 +21,15 @@ struct PlacesDaemonTests {
     try """
     {"type":"FeatureCollection","features":[
     {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,\(depotCentre.latitude)]},
-     "properties":{"name":"Depot","kind":"depot","radius_m":100}},
+     "properties":{"name":"Depot","kind":"depot","radius_m":105}},
     {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.2,51.6]},
      "properties":{"name":"Yard","kind":"customer","radius_m":50}}]}
     """.write(toFile: path, atomically: true, encoding: .utf8)
     return path
   }
 
-  @Test("a stop inside a place is named by it in shift show, text and JSON")
-  func shiftShowNamesTheStop() throws {
+  @Test("entering and leaving the depot are events; the stop inside it is named by it in shift show")
+  func enteredLeftAndNamed() throws {
     let directory = try TestPaths.temporaryDirectory("places-daemon")
     defer { try? FileManager.default.removeItem(at: directory) }
     let places = try Self.writePlaces(in: directory)
@@ -41,6 +43,7 @@ struct PlacesDaemonTests {
     #expect(daemon.log.contains("places: 2 read from \(places)"))
     #expect(daemon.waitForStatus(timeout: 20) { $0.object("gpsd")?["connected"] as? Bool == true } != nil)
     #expect(try daemon.control(["shift", "start"]).status == 0)
+    let events = try EventFollower(socketPath: daemon.socketPath)
     receiver.startFeeding()
     let recorded = daemon.waitForStatus(timeout: 120) { status in
       guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = UTCTimestamp.parse(text),
@@ -49,6 +52,19 @@ struct PlacesDaemonTests {
       return status.object("shift.distance")?["usable_positions"] as? Int == accepted
     }
     try #require(recorded != nil, "the drive was not recorded: \(daemon.log)")
+
+    // 10 m a second north into the depot: the first fix inside is 1090 m north, 100.1 m from
+    // its centre (second 109); the first beyond 105 m and the 20 m margin is 1320 m north
+    // (second 432). Each is confirmed 5 s later; nothing else is crossed.
+    #expect(events.wait(for: "place.left", timeout: 30) != nil, "\(events.summary)")
+    let crossings = events.events.filter { $0.type.hasPrefix("place.") }
+    #expect(crossings.map(\.type) == ["place.entered", "place.left"], "\(events.summary)")
+    #expect(crossings.map { $0.string("fix_time") } == [Self.at(109), Self.at(432)])
+    #expect(crossings.map { $0.string("place") } == ["Depot", "Depot"])
+    #expect(crossings.map { $0.string("kind") } == ["depot", "depot"])
+    #expect(crossings.first?.message == "entered Depot (depot) at \(Self.at(109))")
+    #expect(crossings.last?.message == "left Depot (depot) at \(Self.at(432))")
+    #expect(daemon.log.contains("entered Depot (depot) at \(Self.at(109))"))
     #expect(try daemon.control(["shift", "end"]).status == 0)
 
     let detail = try daemon.controlJSON(["shift", "show", "1"])

@@ -80,7 +80,7 @@ public final class RecordingComponent: DaemonComponent {
     places = configuration.places
     coordinator = RecordingCoordinator(
       gpsdAddress: configuration.gpsd.description, shiftClockTolerance: configuration.maximumSampleInterval,
-      unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop)
+      unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop, places: configuration.places)
   }
 
   /// Registers a component told of every fix and every accepted sample (guidance). Call
