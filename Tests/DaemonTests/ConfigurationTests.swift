@@ -289,6 +289,37 @@ struct ConfigurationTests {
       refusal("[Places]\nFile=\(places)\n") == "places: \(places): is larger than 4 MiB, the most a places file may be")
   }
 
+  @Test("[Shift] EndAtPlace names a place of the places file; EndAfterStopAtPlace is 2 min unless set")
+  func endAtPlace() throws {
+    let directory = try TestPaths.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let defaults = try load("").get()
+    #expect(defaults.endAtPlace == nil && defaults.shiftPolicy.endPlace == nil)
+    #expect(defaults.shiftPolicy.endAfterStopAtPlace == 120)
+    #expect(try load("[Shift]\nEndAfterStopAtPlace=5min\n").get().shiftPolicy.endAfterStopAtPlace == 300)
+    #expect(
+      error("[Shift]\nEndAfterStopAtPlace=30s\n")
+        == "test.conf:2: EndAfterStopAtPlace: \"30s\" is not a duration from 1min to 24h (such as 2min, 120s or 0.5h)")
+    let places = directory.appendingPathComponent("places.geojson").path
+    try
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,51.52]},"properties":{"name":"Depot","kind":"depot","radius_m":100}}]}"#
+      .write(toFile: places, atomically: true, encoding: .utf8)
+    let conf = directory.appendingPathComponent("d.conf").path
+    var options = DaemonOptions()
+    options.configPath = conf
+    try "[Places]\nFile=\(places)\n[Shift]\nEndAtPlace=Depot\n".write(toFile: conf, atomically: true, encoding: .utf8)
+    let loaded = try ConfigurationLoader.load(options: options).get().configuration
+    #expect(loaded.endAtPlace == "Depot")
+    #expect(loaded.shiftPolicy.endPlace?.name == "Depot")
+    try "[Places]\nFile=\(places)\n[Shift]\nEndAtPlace=Home\n".write(toFile: conf, atomically: true, encoding: .utf8)
+    guard case .failure(let refused) = ConfigurationLoader.load(options: options) else {
+      Issue.record("an unknown place was accepted")
+      return
+    }
+    #expect(
+      refused.description == "\(conf): EndAtPlace: no place is named \"Home\" in \(places) (its places are \"Depot\")")
+  }
+
   @Test("dashpilotd's options parse, and mistakes are usage errors")
   func options() throws {
     let options = try DaemonOptions.parse(

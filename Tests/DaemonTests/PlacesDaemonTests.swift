@@ -76,4 +76,39 @@ struct PlacesDaemonTests {
     #expect(shown.status == 0, "\(shown.standardError)")
     #expect(shown.standardOutput.contains("\n    stop 1 10:01–10:07 (5 min) at Depot\n"), "\(shown.standardOutput)")
   }
+
+  @Test("[Shift] EndAtPlace=Depot: a hands-free shift ends 2 min into the stop at the depot, at its last moving fix")
+  func shiftEndsAtTheDepot() throws {
+    let directory = try TestPaths.temporaryDirectory("places-end")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let places = try Self.writePlaces(in: directory)
+    let receiver = try GPSDPseudoReceiver(nmea: try DaemonStopsDrive.write(in: directory), secondsPerLine: 0.005)
+    defer { receiver.stop() }
+    try receiver.startGPSD()
+    let daemon = try DaemonUnderTest(
+      config: "[Places]\nFile=\(places)\n[Shift]\nStart=movement\nEndAtPlace=Depot\n",
+      arguments: ["--gpsd", "127.0.0.1:\(receiver.port)"])
+    defer { daemon.stop() }
+    try daemon.waitUntilReady()
+    #expect(daemon.waitForStatus(timeout: 20) { $0.object("gpsd")?["connected"] as? Bool == true } != nil)
+    let events = try EventFollower(socketPath: daemon.socketPath)
+    receiver.startFeeding()
+    // The 5-minute stop at the depot ends the first shift (not 45 minutes); the drive on
+    // from it starts the second, which the rest of the drive stays in.
+    let ended = try #require(events.wait(for: "shift.ended", timeout: 120), "\(events.summary)\n\(daemon.log)")
+    #expect(ended.string("ended_by") == "stopped_at_place")
+    #expect(ended.string("ended_at") == Self.at(119))
+    #expect(ended.number("shift") == 1)
+    #expect(
+      ended.message.hasPrefix(
+        "shift 1 ended after a stop at Depot: the vehicle stood still there for 2 min; it ends at its last moving fix, "
+          + "\(Self.at(119)): "), "\(ended.message)")
+    #expect(
+      events.wait(timeout: 120) { $0.type == "shift.started" && $0.number("shift") == 2 } != nil, "\(events.summary)")
+    let shifts = try daemon.controlJSON(["shifts"])
+    let rows = try #require(shifts["shifts"] as? [[String: Any]])
+    let first = try #require(rows.first { $0["id"] as? Int == 1 })
+    #expect(first["ended_by"] as? String == "stopped_at_place")
+    #expect(first["ended_at"] as? String == Self.at(119))
+  }
 }

@@ -18,7 +18,7 @@ public enum ConfigurationValidator {
     "Control": ["Socket", "SocketGroup", "IdleTimeout", "MaximumClients"],
     "Guidance": ["Mode", "Language", "SpeechCommand"],
     "Routing": ["Provider", "URL"],
-    "Shift": ["Start", "EndAfterStop", "StartDistance"],
+    "Shift": ["Start", "EndAfterStop", "StartDistance", "EndAtPlace", "EndAfterStopAtPlace"],
     "Stops": ["MinimumStop"],
     "Places": ["File"],
   ]
@@ -171,6 +171,13 @@ public enum ConfigurationValidator {
         return "\"\(value)\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
       }
       configuration.shiftPolicy.endAfterStop = seconds
+    case ("Shift", "EndAtPlace"):
+      configuration.endAtPlace = value.isEmpty ? nil : value
+    case ("Shift", "EndAfterStopAtPlace"):
+      guard let seconds = DurationText.seconds(value), (60...86_400).contains(seconds) else {
+        return "\"\(value)\" is not a duration from 1min to 24h (such as 2min, 120s or 0.5h)"
+      }
+      configuration.shiftPolicy.endAfterStopAtPlace = seconds
     case ("Stops", "MinimumStop"):
       guard let seconds = DurationText.seconds(value), (10...86_400).contains(seconds) else {
         return "\"\(value)\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"

@@ -119,6 +119,17 @@ public enum ConfigurationLoader {
     } catch {
       return .failure(ConfigurationError("places: \(error)"))
     }
+    if let name = configuration.endAtPlace {
+      guard let place = configuration.places.first(where: { $0.name == name }) else {
+        let names = configuration.places.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        return .failure(
+          ConfigurationError(
+            file: file, key: "EndAtPlace",
+            "no place is named \"\(name)\" in \(configuration.placesFile)"
+              + (names.isEmpty ? " (it holds none)" : " (its places are \(names))")))
+      }
+      configuration.shiftPolicy.endPlace = place
+    }
     return .success(Loaded(configuration: configuration, file: file, warnings: warnings))
   }
 }

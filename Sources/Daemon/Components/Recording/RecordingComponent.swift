@@ -80,7 +80,8 @@ public final class RecordingComponent: DaemonComponent {
     places = configuration.places
     coordinator = RecordingCoordinator(
       gpsdAddress: configuration.gpsd.description, shiftClockTolerance: configuration.maximumSampleInterval,
-      unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop, places: configuration.places)
+      unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop, places: configuration.places,
+      endPlace: configuration.shiftPolicy.endPlace.map { ($0.name, configuration.shiftPolicy.endAfterStopAtPlace) })
   }
 
   /// Registers a component told of every fix and every accepted sample (guidance). Call

@@ -26,6 +26,8 @@ struct RecordingCoordinator {
   let figure: ShiftFigure
   /// `[Shift] EndAfterStop`, as the journal says it.
   let endAfterStop: TimeInterval
+  /// `[Shift] EndAtPlace=` and `EndAfterStopAtPlace=`, as the journal says them.
+  let endPlace: (name: String, after: TimeInterval)?
   /// Which places the vehicle is in, from the samples capture keeps.
   var placeTracker: PlaceTracker
   /// gpsd is reported unreachable once, not at each reconnection attempt.
@@ -35,12 +37,14 @@ struct RecordingCoordinator {
 
   init(
     gpsdAddress: String, shiftClockTolerance: TimeInterval, unit: DistanceUnit = .miles,
-    endAfterStop: TimeInterval = ShiftPolicy.Configuration().endAfterStop, places: [Place] = []
+    endAfterStop: TimeInterval = ShiftPolicy.Configuration().endAfterStop, places: [Place] = [],
+    endPlace: (name: String, after: TimeInterval)? = nil
   ) {
     self.gpsdAddress = gpsdAddress
     shiftClock = ShiftClock(tolerance: shiftClockTolerance)
     figure = ShiftFigure(unit: unit)
     self.endAfterStop = endAfterStop
+    self.endPlace = endPlace
     placeTracker = PlaceTracker(places: places)
   }
 
