@@ -111,4 +111,68 @@ struct PlacesDaemonTests {
     #expect(first["ended_by"] as? String == "stopped_at_place")
     #expect(first["ended_at"] as? String == Self.at(119))
   }
+
+  @Test(
+    "places.load: refused whole when malformed; else written over the file, in effect at once, kept across a restart")
+  func placesLoad() throws {
+    let directory = try TestPaths.temporaryDirectory("places-load")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let places = try Self.writePlaces(in: directory)
+    let original = try String(contentsOfFile: places, encoding: .utf8)
+    let receiver = try GPSDPseudoReceiver(nmea: try DaemonStopsDrive.write(in: directory), secondsPerLine: 0.005)
+    defer { receiver.stop() }
+    try receiver.startGPSD()
+    let config = "[Places]\nFile=\(places)\n"
+    let database = directory.appendingPathComponent("load.sqlite").path
+    let daemon = try DaemonUnderTest(
+      config: config, arguments: ["--gpsd", "127.0.0.1:\(receiver.port)"], databasePath: database)
+    defer { daemon.stop() }
+    try daemon.waitUntilReady()
+    let client = try RawSocketClient(path: daemon.socketPath)
+
+    // A misspelt kind: refused with the reader's words, and the file left as it was.
+    let bad =
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,51.5]},"properties":{"name":"Home","kind":"privat","radius_m":50}}]}"#
+    let refused = try #require(client.ask(#"{"v":1,"id":1,"cmd":"places.load","args":{"geojson":\#(bad)}}"#))
+    #expect(refused["ok"] as? Bool == false)
+    let error = try #require(refused["error"] as? [String: Any])
+    #expect(error["code"] as? String == "bad_arguments")
+    #expect(
+      error["message"] as? String
+        == #"places.load: feature 1 ("Home"): has kind "privat", which is none of depot, customer, fuel, rest, "#
+        + "private, other; the places were not changed")
+    #expect(try String(contentsOfFile: places, encoding: .utf8) == original)
+
+    // The red light (60 s standing, 2390 m north) as the one place: in effect for the drive.
+    let lightsLatitude = 51 + (30 + 2390 / 1852.0) / 60
+    let lights =
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,"#
+      + "\(lightsLatitude)" + #"]},"properties":{"name":"Lights","kind":"other","radius_m":50}}]}"#
+    let loaded = try #require(client.ask(#"{"v":1,"id":2,"cmd":"places.load","args":{"geojson":\#(lights)}}"#))
+    #expect(loaded["ok"] as? Bool == true, "\(loaded)")
+    let result = try #require(loaded["result"] as? [String: Any])
+    #expect(result["file"] as? String == places)
+    #expect(result["places"] as? [String] == ["Lights"])
+    // Sent as an object, written as its JSON text: read back, the one place sent.
+    let written = try PlacesFile.places(from: Array(try Data(contentsOf: URL(fileURLWithPath: places))), file: places)
+    #expect(written.map(\.name) == ["Lights"])
+    #expect(
+      written.first?.area == .circle(centre: GeoCoordinate(latitude: lightsLatitude, longitude: -0.12), radius: 50))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".new-") } == [])
+
+    let events = try EventFollower(socketPath: daemon.socketPath)
+    #expect(try daemon.control(["shift", "start"]).status == 0)
+    receiver.startFeeding()
+    #expect(events.wait(for: "place.left", timeout: 120) != nil, "\(events.summary)")
+    let crossings = events.events.filter { $0.type.hasPrefix("place.") }
+    #expect(
+      crossings.map { "\($0.type) \($0.string("place") ?? "?")" } == ["place.entered Lights", "place.left Lights"])
+    daemon.stop()
+
+    // The next start reads the file places.load wrote.
+    let again = try DaemonUnderTest(config: config, databasePath: database)
+    defer { again.stop() }
+    try again.waitUntilReady()
+    #expect(again.log.contains("places: 1 read from \(places)"))
+  }
 }

@@ -65,7 +65,7 @@ public struct ShiftPolicy: Sendable, Hashable {
     }
   }
 
-  public let configuration: Configuration
+  public private(set) var configuration: Configuration
   public private(set) var phase: Phase
   /// The capture session of the last kept sample: a sample of another session is the
   /// first after an interruption and shows nothing of how the vehicle got there.
@@ -184,6 +184,12 @@ public struct ShiftPolicy: Sendable, Hashable {
     phase = .watching(MovementWatch(anchor: shift.standing.last ?? shift.lastMove))
     guard let last = shift.lastMove else { return [] }
     return [.end(at: last.timestamp, cause: cause)]
+  }
+
+  /// The places were replaced (`places.load`): `EndAtPlace` is now `place`, judged from the
+  /// next sample or tick on.
+  public mutating func replaceEndPlace(_ place: Place?) {
+    configuration.endPlace = place
   }
 
   // MARK: - By hand, and the end of a log

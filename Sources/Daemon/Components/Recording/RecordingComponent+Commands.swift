@@ -26,6 +26,7 @@ extension RecordingComponent {
       case .report(let arguments): report(arguments, responder)
       case .import(let arguments): try importTrack(store, arguments, responder: responder)
       case .backup(let arguments): backup(arguments, responder)
+      case .placesLoad(let arguments): loadPlaces(arguments, responder)
       default: responder.fail(.unavailable, "\(name) does not answer \(request.command.name)")
       }
     } catch {

@@ -31,7 +31,7 @@ import Store
 public final class RecordingComponent: DaemonComponent {
   public let name = "recording"
   public let commands: Set<ControlCommand.Kind> = [
-    .shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import, .backup,
+    .shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import, .backup, .placesLoad,
   ]
 
   /// The `capture.rejected` key of fixes dropped while the store failed.

@@ -27,7 +27,7 @@ struct RecordingCoordinator {
   /// `[Shift] EndAfterStop`, as the journal says it.
   let endAfterStop: TimeInterval
   /// `[Shift] EndAtPlace=` and `EndAfterStopAtPlace=`, as the journal says them.
-  let endPlace: (name: String, after: TimeInterval)?
+  var endPlace: (name: String, after: TimeInterval)?
   /// Which places the vehicle is in, from the samples capture keeps.
   var placeTracker: PlaceTracker
   /// gpsd is reported unreachable once, not at each reconnection attempt.
