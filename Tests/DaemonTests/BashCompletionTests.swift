@@ -65,7 +65,8 @@ struct BashCompletionTests {
   }
 
   static let commands = [
-    "events", "export", "help", "import", "navigate", "replay", "report", "route", "shift", "shifts", "status",
+    "events", "export", "help", "import", "navigate", "places", "replay", "report", "route", "shift", "shifts",
+    "status",
   ]
   static let globalOptions = ["--help", "--json", "--socket", "--version"]
 
@@ -77,6 +78,7 @@ struct BashCompletionTests {
     #expect(try Self.complete(["dashpilotctl", "-"], data: data) == Self.globalOptions)
     #expect(try Self.complete(["dashpilotctl", "--json", "shift", ""], data: data) == ["end", "show", "start"])
     #expect(try Self.complete(["dashpilotctl", "route", ""], data: data) == ["clear", "load"])
+    #expect(try Self.complete(["dashpilotctl", "places", ""], data: data) == ["load"])
     #expect(try Self.complete(["dashpilotctl", "help", ""], data: data) == Self.commands)
     #expect(try Self.complete(["dashpilotctl", "help", "route", ""], data: data) == ["clear", "load"])
     #expect(

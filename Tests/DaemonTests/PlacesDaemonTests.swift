@@ -153,6 +153,20 @@ struct PlacesDaemonTests {
     let result = try #require(loaded["result"] as? [String: Any])
     #expect(result["file"] as? String == places)
     #expect(result["places"] as? [String] == ["Lights"])
+    // dashpilotctl places load FILE: the same, read first by the CLI, which names the file.
+    let file = directory.appendingPathComponent("lights.geojson")
+    try lights.write(to: file, atomically: true, encoding: .utf8)
+    let cli = try daemon.control(["places", "load", file.path])
+    #expect(cli.status == 0, "\(cli.standardError)")
+    #expect(cli.standardOutput == "Places loaded into \(places) (1 place: Lights).\n")
+    let badFile = directory.appendingPathComponent("bad.geojson")
+    try bad.write(to: badFile, atomically: true, encoding: .utf8)
+    let refusedByCLI = try daemon.control(["places", "load", badFile.path])
+    #expect(refusedByCLI.status == 1)
+    #expect(
+      refusedByCLI.standardError
+        == "dashpilotctl: cannot load places: \(badFile.path): feature 1 (\"Home\"): has kind \"privat\", which is none "
+        + "of depot, customer, fuel, rest, private, other\n")
     // Sent as an object, written as its JSON text: read back, the one place sent.
     let written = try PlacesFile.places(from: Array(try Data(contentsOf: URL(fileURLWithPath: places))), file: places)
     #expect(written.map(\.name) == ["Lights"])
