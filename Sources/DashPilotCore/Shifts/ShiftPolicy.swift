@@ -11,9 +11,9 @@ import FoundationEssentials
 ///   movement's first fix and which holds every sample since (nothing is lost, nothing
 ///   from before counts).
 /// - End: no move for `endAfterStop` ends a shift started on movement at its last moving
-///   fix (no move for `endAfterStopAtPlace`, with the receiver reporting all the while and
-///   the last move inside `endPlace`: `stopped_at_place`): `stopped` when capture went on all the while (the receiver kept reporting a
-///   vehicle standing), `capture_lost` when it was interrupted (box off, receiver
+///   fix: `stopped` when capture went on all the while (the receiver kept reporting a
+///   vehicle standing; `stopped_at_place`, after only `endAfterStopAtPlace`, when its last
+///   move was inside `endPlace`), `capture_lost` when it was interrupted (box off, receiver
 ///   unplugged, gpsd gone, a restart), judged by the next kept fix's time or by the
 ///   receiver's time passing. A shorter interruption keeps the shift: a new capture
 ///   session, and a gap. The samples kept while the vehicle stands wait here and go into
