@@ -97,8 +97,8 @@ struct BashCompletionTests {
     #expect(
       try Self.complete(["dashpilotctl", "replay", "drive.json", "--"], data: data)
         == ([
-          "--end-after-stop", "--minimum-stop", "--mode", "--places", "--route", "--shifts", "--stops", "--units",
-          "--window",
+          "--end-after-stop", "--end-at-place", "--minimum-stop", "--mode", "--places", "--route", "--shifts",
+          "--stops", "--units", "--window",
         ]
         + Self.globalOptions).sorted())
     #expect(try Self.complete(["dashpilotctl", "replay", "drive.json", "--units", "k"], data: data) == ["kilometres"])
