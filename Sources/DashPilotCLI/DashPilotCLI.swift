@@ -16,7 +16,7 @@ public enum DashPilotCLI {
       StatusCommand.self, ShiftStartCommand.self, ShiftEndCommand.self, ShiftsCommand.self, ShiftShowCommand.self,
       ExportCommand.self, ReportCommand.self, ImportCommand.self, RouteLoadCommand.self, RouteClearCommand.self,
       NavigateCommand.self,
-      EventsCommand.self, BackupCommand.self, ReplayCommand.self,
+      EventsCommand.self, BackupCommand.self, PlacesLoadCommand.self, ReplayCommand.self,
     ]
   }
 

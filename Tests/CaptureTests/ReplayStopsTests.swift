@@ -146,6 +146,85 @@ struct ReplayStopsTests {
     #expect(try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--json"]))["stops"] == nil)
   }
 
+  @Test("--places names a stop by the place it lies in, as shift show does")
+  func placesNameTheStops() throws {
+    let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
+    let directory = try TestPaths.temporaryDirectory("replay-places")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let places = directory.appendingPathComponent("places.geojson").path
+    // The stop stood at 51.507268,-0.129902: a depot 60 m around a point 30 m from there,
+    // and a yard 2 km away.
+    try """
+    {"type":"FeatureCollection","features":[
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.129902,51.5075377]},
+     "properties":{"name":"Depot","kind":"depot","radius_m":60}},
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.1,51.52]},
+     "properties":{"name":"Yard","kind":"customer","radius_m":60}}]}
+    """.write(toFile: places, atomically: true, encoding: .utf8)
+    let text = try ReplayCommandTests.replay([log, "--stops", "--places", places])
+    #expect(text.status == 0, "\(text.standardError)")
+    #expect(
+      text.standardOutput.contains(
+        "\n  stop 1 10:10:01–10:17:06 (7 min) at Depot, ±10 m around 51.507268,-0.129902\n"))
+    let json = try ReplayCommandTests.object(
+      try ReplayCommandTests.replay([log, "--stops", "--places", places, "--json"]))
+    let stop = try #require((json["stops"] as? [[String: Any]])?.first)
+    #expect(stop["place"] as? String == "Depot")
+    #expect(stop["spoken"] as? String == "Stop 1, at 10:10:01, 7 minutes at Depot.")
+    // Without --places, place is null, written.
+    let unnamed = try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--stops", "--json"]))
+    #expect((unnamed["stops"] as? [[String: Any]])?.first?["place"] is NSNull)
+
+    let alone = try ReplayCommandTests.replay([log, "--places", places])
+    #expect(alone.status == 2)
+    #expect(alone.standardError.hasPrefix("dashpilotctl: --places needs --stops or --end-at-place\n"))
+    let absent = directory.appendingPathComponent("absent.geojson").path
+    let missing = try ReplayCommandTests.replay([log, "--stops", "--places", absent])
+    #expect(missing.status == 1)
+    #expect(missing.standardError == "dashpilotctl replay: places: \(absent): does not exist\n")
+  }
+
+  @Test("--shifts movement --end-at-place: the hands-free shift ends 2 min into the stop at the depot, as the daemon's")
+  func shiftsEndAtAPlace() throws {
+    let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
+    let directory = try TestPaths.temporaryDirectory("replay-end-at-place")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let places = directory.appendingPathComponent("places.geojson").path
+    try """
+    {"type":"FeatureCollection","features":[
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.129902,51.507268]},
+     "properties":{"name":"Depot","kind":"depot","radius_m":60}}]}
+    """.write(toFile: places, atomically: true, encoding: .utf8)
+    let text = try ReplayCommandTests.replay([
+      log, "--shifts", "movement", "--places", places, "--end-at-place", "Depot", "--json",
+    ])
+    #expect(text.status == 0, "\(text.standardError)")
+    let shifts = try #require(try ReplayCommandTests.object(text)["shifts"] as? [[String: Any]])
+    // Without it, one shift to the end of the log (10:00:15 to 10:39:13); with it, the
+    // first ends at the stop's arrival, its last move, and the drive on from it starts the
+    // second.
+    #expect(shifts.map { $0["ended_by"] as? String } == ["stopped_at_place", "end_of_log"])
+    #expect(shifts.first?["ended_at"] as? String == "2024-05-01T10:10:01.000Z")
+    #expect(shifts.last?["ended_at"] as? String == "2024-05-01T10:39:13.000Z")
+    let shown = try ReplayCommandTests.replay([
+      log, "--shifts", "movement", "--places", places, "--end-at-place", "Depot",
+    ])
+    #expect(
+      shown.standardOutput.contains(
+        "\nShifts (starting on movement, ending after 45 min without a move or 2 min stopped at Depot):\n"))
+    #expect(shown.standardOutput.contains(", started on movement, ended after a stop at its end place\n"))
+
+    let unknown = try ReplayCommandTests.replay([
+      log, "--shifts", "movement", "--places", places, "--end-at-place", "Home",
+    ])
+    #expect(unknown.status == 1)
+    #expect(unknown.standardError == "dashpilotctl replay: --end-at-place: no place is named \"Home\" in \(places)\n")
+    let withoutPlaces = try ReplayCommandTests.replay([log, "--shifts", "movement", "--end-at-place", "Depot"])
+    #expect(withoutPlaces.status == 2)
+    #expect(
+      withoutPlaces.standardError.hasPrefix("dashpilotctl: --end-at-place needs --shifts movement and --places\n"))
+  }
+
   @Test func theMinimumIsADurationAndNeedsStops() throws {
     let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
     let alone = try ReplayCommandTests.replay([log, "--minimum-stop", "2min"])

@@ -116,6 +116,7 @@ struct RequestParserTests {
         id: 8, command: .navigate(NavigateArguments(destination: WireCoordinate(lat: 37.5, lon: 127), mode: .driving))),
       ControlRequest(id: 9, command: .events),
       ControlRequest(id: 10, command: .report(ReportArguments(id: 12))),
+      ControlRequest(id: 12, command: .placesLoad(PlacesLoadArguments(text: #"{"type":"FeatureCollection"}"#))),
       ControlRequest(
         id: 11,
         command: .report(
@@ -147,7 +148,30 @@ struct RequestParserTests {
   @Test("only the commands that change state are marked so")
   func stateChangingCommands() {
     let changing = ControlCommand.Kind.allCases.filter(\.changesState).map(\.rawValue).sorted()
-    #expect(changing == ["backup", "import", "navigate", "route.clear", "route.load", "shift.end", "shift.start"])
+    #expect(
+      changing == [
+        "backup", "import", "navigate", "places.load", "route.clear", "route.load", "shift.end", "shift.start",
+      ])
+  }
+
+  @Test("places.load carries the file's FeatureCollection, as an object or its text")
+  func placesLoad() throws {
+    let object = #"{"type":"FeatureCollection","features":[]}"#
+    let asObject = try RequestParser.parse(
+      Array(#"{"v":1,"id":1,"cmd":"places.load","args":{"geojson":\#(object)}}"#.utf8)
+    ).get()
+    // An object is carried as its JSON text, keys sorted, as every object the socket writes.
+    #expect(asObject.command == .placesLoad(PlacesLoadArguments(text: #"{"features":[],"type":"FeatureCollection"}"#)))
+    let asText = try RequestParser.parse(
+      Array(#"{"v":1,"id":1,"cmd":"places.load","args":{"geojson":"[]"}}"#.utf8)
+    ).get()
+    #expect(asText.command == .placesLoad(PlacesLoadArguments(text: "[]")))
+    #expect(
+      message(#"{"v":1,"id":1,"cmd":"places.load"}"#)
+        == #"places.load: needs "geojson": the places file's FeatureCollection"#)
+    #expect(
+      message(#"{"v":1,"id":1,"cmd":"places.load","args":{"geojson":3}}"#)
+        == #"places.load: "geojson" must be a GeoJSON object, or its text as a string"#)
   }
 
   @Test("pseudo-random bytes always give an answer, never a trap")

@@ -19,8 +19,21 @@ struct ShiftStopsShapeTests {
       ControlCoding.text(WireStop(Self.stop(end: .shiftEnded)))
         == #"{"arrival":"2024-05-01T10:10:01.000Z","cut":"still stopped when the shift ended","#
         + #""departure":"2024-05-01T10:17:06.000Z","duration_s":425,"end":"shift_ended","latitude":51.507268,"#
-        + #""longitude":-0.129902,"positions":9,"start":"arrived","wander_m":10}"#)
+        + #""longitude":-0.129902,"place":null,"positions":9,"start":"arrived","wander_m":10}"#)
     #expect(ControlCoding.text(WireStop(Self.stop(end: .departed))).contains(#""cut":null,"#))
+    // Inside a place: its name (the smallest that holds the stop's position).
+    let depot = Place(
+      name: "Depot", kind: .depot,
+      area: .circle(centre: GeoCoordinate(latitude: 51.5073, longitude: -0.1299), radius: 80))
+    let yard = Place(
+      name: "Yard", kind: .customer,
+      area: .circle(centre: GeoCoordinate(latitude: 51.5073, longitude: -0.1299), radius: 20))
+    let far = Place(
+      name: "Far", kind: .customer, area: .circle(centre: GeoCoordinate(latitude: 51.6, longitude: -0.1), radius: 80))
+    let stop = Self.stop(end: .departed)
+    #expect(stop.place(in: [depot, yard, far])?.name == "Yard")
+    #expect(ControlCoding.text(WireStop(stop, place: stop.place(in: [depot, far]))).contains(#""place":"Depot","#))
+    #expect(stop.place(in: [far]) == nil)
   }
 
   @Test func theTimeAddsUpAndSaysWhatItsWordsMean() {

@@ -65,7 +65,8 @@ struct BashCompletionTests {
   }
 
   static let commands = [
-    "events", "export", "help", "import", "navigate", "replay", "report", "route", "shift", "shifts", "status",
+    "events", "export", "help", "import", "navigate", "places", "replay", "report", "route", "shift", "shifts",
+    "status",
   ]
   static let globalOptions = ["--help", "--json", "--socket", "--version"]
 
@@ -77,6 +78,7 @@ struct BashCompletionTests {
     #expect(try Self.complete(["dashpilotctl", "-"], data: data) == Self.globalOptions)
     #expect(try Self.complete(["dashpilotctl", "--json", "shift", ""], data: data) == ["end", "show", "start"])
     #expect(try Self.complete(["dashpilotctl", "route", ""], data: data) == ["clear", "load"])
+    #expect(try Self.complete(["dashpilotctl", "places", ""], data: data) == ["load"])
     #expect(try Self.complete(["dashpilotctl", "help", ""], data: data) == Self.commands)
     #expect(try Self.complete(["dashpilotctl", "help", "route", ""], data: data) == ["clear", "load"])
     #expect(
@@ -94,7 +96,10 @@ struct BashCompletionTests {
       try Self.complete(["dashpilotctl", "navigate", "51.5,-0.1", "--mode", ""], data: data) == ["driving", "walking"])
     #expect(
       try Self.complete(["dashpilotctl", "replay", "drive.json", "--"], data: data)
-        == (["--end-after-stop", "--minimum-stop", "--mode", "--route", "--shifts", "--stops", "--units", "--window"]
+        == ([
+          "--end-after-stop", "--end-at-place", "--minimum-stop", "--mode", "--places", "--route", "--shifts",
+          "--stops", "--units", "--window",
+        ]
         + Self.globalOptions).sorted())
     #expect(try Self.complete(["dashpilotctl", "replay", "drive.json", "--units", "k"], data: data) == ["kilometres"])
     #expect(try Self.complete(["dashpilotctl", "replay", "drive.json", "--shifts", ""], data: data) == ["movement"])

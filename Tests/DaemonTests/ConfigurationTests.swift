@@ -127,7 +127,7 @@ struct ConfigurationTests {
       ),
       (
         "[Gpsd]\nAddress=localhost:1\n",
-        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Routing, Shift, Stops, Store, Uplink"
+        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Places, Routing, Shift, Stops, Store, Uplink"
       ),
       ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
       (
@@ -135,6 +135,7 @@ struct ConfigurationTests {
         "test.conf:2: CommitInterval: \"0\" is not a number of seconds from 0.1 to 60"
       ),
       ("[Store]\nDatabase=relative.sqlite\n", "test.conf:2: Database: \"relative.sqlite\" is not an absolute path"),
+      ("[Places]\nFile=places.geojson\n", "test.conf:2: File: \"places.geojson\" is not an absolute path"),
       (
         "[Store]\nKeepDays=0\n",
         "test.conf:2: KeepDays: \"0\" is not a whole number of days from 1 to 36500, or forever"
@@ -239,6 +240,84 @@ struct ConfigurationTests {
       return
     }
     #expect(error.description == "\(named.configPath!): the configuration file does not exist")
+  }
+
+  @Test("[Places] File: a missing default file is no places; a named one must exist; a malformed one stops start-up")
+  func placesFile() throws {
+    let directory = try TestPaths.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    #expect(try load("").get().placesFile == "/etc/dashpilot/places.geojson")
+    func loaded(_ conf: String) -> Result<ConfigurationLoader.Loaded, ConfigurationError> {
+      let path = directory.appendingPathComponent("d.conf").path
+      try? conf.write(toFile: path, atomically: true, encoding: .utf8)
+      var options = DaemonOptions()
+      options.configPath = path
+      return ConfigurationLoader.load(options: options)
+    }
+    func refusal(_ conf: String) -> String? {
+      guard case .failure(let error) = loaded(conf) else { return nil }
+      return error.description
+    }
+    let places = directory.appendingPathComponent("places.geojson").path
+    try """
+    {"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,51.52]},
+    "properties":{"name":"Depot","kind":"depot","radius_m":100}}]}
+    """.write(toFile: places, atomically: true, encoding: .utf8)
+    let read = try loaded("[Places]\nFile=\(places)\n").get().configuration
+    #expect(read.placesFile == places)
+    #expect(
+      read.places == [
+        Place(
+          name: "Depot", kind: .depot,
+          area: .circle(centre: GeoCoordinate(latitude: 51.52, longitude: -0.12), radius: 100))
+      ])
+    // The default path, absent here, is no places.
+    #expect(try loaded("").get().configuration.places.isEmpty)
+    let absent = directory.appendingPathComponent("absent.geojson").path
+    #expect(refusal("[Places]\nFile=\(absent)\n") == "places: \(absent): does not exist")
+    try
+      "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"geometry\":null,\"properties\":{\"name\":\"Home\",\"kind\":\"privat\"}}]}"
+      .write(toFile: places, atomically: true, encoding: .utf8)
+    #expect(
+      refusal("[Places]\nFile=\(places)\n")
+        == "places: \(places): feature 1 (\"Home\"): has kind \"privat\", which is none of depot, customer, fuel, "
+        + "rest, private, other")
+    #expect(
+      refusal("[Places]\nFile=\(directory.path)\n") == "places: \(directory.path): cannot be read (Is a directory)")
+    try Data(repeating: 0x20, count: 4 * 1_048_576 + 1).write(to: URL(fileURLWithPath: places))
+    #expect(
+      refusal("[Places]\nFile=\(places)\n") == "places: \(places): is larger than 4 MiB, the most a places file may be")
+  }
+
+  @Test("[Shift] EndAtPlace names a place of the places file; EndAfterStopAtPlace is 2 min unless set")
+  func endAtPlace() throws {
+    let directory = try TestPaths.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let defaults = try load("").get()
+    #expect(defaults.endAtPlace == nil && defaults.shiftPolicy.endPlace == nil)
+    #expect(defaults.shiftPolicy.endAfterStopAtPlace == 120)
+    #expect(try load("[Shift]\nEndAfterStopAtPlace=5min\n").get().shiftPolicy.endAfterStopAtPlace == 300)
+    #expect(
+      error("[Shift]\nEndAfterStopAtPlace=30s\n")
+        == "test.conf:2: EndAfterStopAtPlace: \"30s\" is not a duration from 1min to 24h (such as 2min, 120s or 0.5h)")
+    let places = directory.appendingPathComponent("places.geojson").path
+    try
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,51.52]},"properties":{"name":"Depot","kind":"depot","radius_m":100}}]}"#
+      .write(toFile: places, atomically: true, encoding: .utf8)
+    let conf = directory.appendingPathComponent("d.conf").path
+    var options = DaemonOptions()
+    options.configPath = conf
+    try "[Places]\nFile=\(places)\n[Shift]\nEndAtPlace=Depot\n".write(toFile: conf, atomically: true, encoding: .utf8)
+    let loaded = try ConfigurationLoader.load(options: options).get().configuration
+    #expect(loaded.endAtPlace == "Depot")
+    #expect(loaded.shiftPolicy.endPlace?.name == "Depot")
+    try "[Places]\nFile=\(places)\n[Shift]\nEndAtPlace=Home\n".write(toFile: conf, atomically: true, encoding: .utf8)
+    guard case .failure(let refused) = ConfigurationLoader.load(options: options) else {
+      Issue.record("an unknown place was accepted")
+      return
+    }
+    #expect(
+      refused.description == "\(conf): EndAtPlace: no place is named \"Home\" in \(places) (its places are \"Depot\")")
   }
 
   @Test("dashpilotd's options parse, and mistakes are usage errors")

@@ -354,6 +354,24 @@ struct DaemonProcessTests {
     )
   }
 
+  @Test("a malformed places file stops start-up naming the file and the feature")
+  func malformedPlaces() throws {
+    let directory = try TestPaths.temporaryDirectory("places")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let places = directory.appendingPathComponent("places.geojson").path
+    try
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,51.5]},"properties":{"name":"Depot","kind":"depot"}}]}"#
+      .write(toFile: places, atomically: true, encoding: .utf8)
+    let daemon = try DaemonUnderTest(config: "[Places]\nFile=\(places)\n")
+    defer { daemon.stop() }
+    #expect(daemon.waitForExit() == 78)
+    #expect(
+      daemon.log
+        == "dashpilotd: error: configuration error: places: \(places): feature 1 (\"Depot\"): a Point needs "
+        + "properties.radius_m, the place's radius in metres (more than 0, at most 10000) [reason=configuration]\n")
+    #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+  }
+
   @Test("dashpilotd --help and a bad option")
   func daemonUsage() throws {
     let help = try ProcessRunner.run(try DaemonBinaries.url("dashpilotd"), ["--help"])

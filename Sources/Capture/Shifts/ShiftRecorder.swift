@@ -107,6 +107,11 @@ public final class ShiftRecorder: CaptureStoreSink {
     try carryOut(next.timePassed(synchronisedWallClock: synchronisedWallClock), then: next)
   }
 
+  /// The places were replaced: `[Shift] EndAtPlace=` is now `place`.
+  public func replaceEndPlace(_ place: Place?) {
+    policy.replaceEndPlace(place)
+  }
+
   /// The end of a replayed log: a shift still open ends at its last kept fix.
   public func logEnded() throws {
     var next = policy

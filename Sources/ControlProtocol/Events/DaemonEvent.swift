@@ -37,6 +37,9 @@ public enum DaemonEvent: Sendable, Hashable {
 
   case uplinkOutboxOverflow
 
+  case placeEntered(PlaceCrossing)
+  case placeLeft(PlaceCrossing)
+
   case guidanceRouteLoaded(RouteFollowed)
   case guidanceRoutePlanned(RouteFollowed)
   case guidanceCleared
@@ -78,6 +81,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case storeChecked = "store.checked"
     case storeReplaced = "store.replaced"
     case uplinkOutboxOverflow = "uplink.outbox_overflow"
+    case placeEntered = "place.entered"
+    case placeLeft = "place.left"
     case guidanceRouteLoaded = "guidance.route_loaded"
     case guidanceRoutePlanned = "guidance.route_planned"
     case guidanceCleared = "guidance.cleared"
@@ -123,6 +128,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .storeChecked: .storeChecked
     case .storeReplaced: .storeReplaced
     case .uplinkOutboxOverflow: .uplinkOutboxOverflow
+    case .placeEntered: .placeEntered
+    case .placeLeft: .placeLeft
     case .guidanceRouteLoaded: .guidanceRouteLoaded
     case .guidanceRoutePlanned: .guidanceRoutePlanned
     case .guidanceCleared: .guidanceCleared
@@ -166,6 +173,7 @@ public enum DaemonEvent: Sendable, Hashable {
     case .storeError(let fields): fields
     case .storeChecked(let fields): fields
     case .storeReplaced(let fields): fields
+    case .placeEntered(let fields), .placeLeft(let fields): fields
     case .guidanceRouteLoaded(let fields), .guidanceRoutePlanned(let fields): fields
     case .guidanceNavigateRequested(let fields): fields
     case .guidanceNavigateFailed(let fields): fields
@@ -220,6 +228,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .storeChecked: self = .storeChecked(try StoreChecked(from: decoder))
     case .storeReplaced: self = .storeReplaced(try StoreReplaced(from: decoder))
     case .uplinkOutboxOverflow: self = .uplinkOutboxOverflow
+    case .placeEntered: self = .placeEntered(try PlaceCrossing(from: decoder))
+    case .placeLeft: self = .placeLeft(try PlaceCrossing(from: decoder))
     case .guidanceRouteLoaded: self = .guidanceRouteLoaded(try RouteFollowed(from: decoder))
     case .guidanceRoutePlanned: self = .guidanceRoutePlanned(try RouteFollowed(from: decoder))
     case .guidanceCleared: self = .guidanceCleared

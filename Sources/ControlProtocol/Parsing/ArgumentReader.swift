@@ -48,6 +48,21 @@ struct ArgumentReader {
           message: "\"path\" must be an absolute path (the daemon's working directory is not yours)")
       }
       return .backup(BackupArguments(path: path))
+    case .placesLoad:
+      let text: String
+      switch take("geojson") {
+      case .string(let string)?: text = string
+      case .object(let members)?: text = ControlCoding.text(JSONValue.object(members))
+      case nil, .null?: throw ArgumentFailure(message: "needs \"geojson\": the places file's FeatureCollection")
+      default: throw ArgumentFailure(message: "\"geojson\" must be a GeoJSON object, or its text as a string")
+      }
+      guard text.utf8.count <= PlacesLoadArguments.maximumBytes else {
+        throw ArgumentFailure(
+          message:
+            "\"geojson\" is \(text.utf8.count) bytes; places sent inline are at most \(PlacesLoadArguments.maximumBytes)"
+        )
+      }
+      return .placesLoad(PlacesLoadArguments(text: text))
     case .shiftShow:
       return .shiftShow(id: try requiredInteger("id", range: 1...Int64.max))
     case .export:

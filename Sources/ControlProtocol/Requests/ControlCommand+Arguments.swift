@@ -15,6 +15,7 @@ extension ControlCommand {
       return members
     case .shiftShow(let id), .export(let id): return ["id": .number(Double(id))]
     case .backup(let arguments): return arguments.path.map { ["path": .string($0)] } ?? [:]
+    case .placesLoad(let arguments): return ["geojson": .string(arguments.text)]
     case .import(let arguments):
       var members: [String: JSONValue] = [
         "points": .array(arguments.points.map(\.jsonValue)), "more": .bool(arguments.more),

@@ -23,6 +23,8 @@ public enum ControlCommand: Sendable, Hashable {
   case events
   /// A consistent copy of the database, written by the daemon while it records.
   case backup(BackupArguments)
+  /// A new places file, validated, written over the configured one and in effect at once.
+  case placesLoad(PlacesLoadArguments)
 
   /// Which request this is, without its arguments: what a component claims, what a
   /// configuration allows, and, as its raw value, what a request's `cmd` holds.
@@ -40,6 +42,7 @@ public enum ControlCommand: Sendable, Hashable {
     case navigate
     case events
     case backup
+    case placesLoad = "places.load"
 
     /// Whether the request changes what the daemon records or follows. Such requests are
     /// only for root, the daemon's own user and members of the socket group; anyone who
@@ -47,7 +50,7 @@ public enum ControlCommand: Sendable, Hashable {
     public var changesState: Bool {
       switch self {
       // A backup writes a file as the daemon's user: only for those who may change state.
-      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup: true
+      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup, .placesLoad: true
       case .status, .shifts, .shiftShow, .export, .report, .events: false
       }
     }
@@ -68,6 +71,7 @@ public enum ControlCommand: Sendable, Hashable {
     case .navigate: .navigate
     case .events: .events
     case .backup: .backup
+    case .placesLoad: .placesLoad
     }
   }
 

@@ -18,8 +18,9 @@ public enum ConfigurationValidator {
     "Control": ["Socket", "SocketGroup", "IdleTimeout", "MaximumClients"],
     "Guidance": ["Mode", "Language", "SpeechCommand"],
     "Routing": ["Provider", "URL"],
-    "Shift": ["Start", "EndAfterStop", "StartDistance"],
+    "Shift": ["Start", "EndAfterStop", "StartDistance", "EndAtPlace", "EndAfterStopAtPlace"],
     "Stops": ["MinimumStop"],
+    "Places": ["File"],
   ]
 
   public static func apply(
@@ -170,11 +171,21 @@ public enum ConfigurationValidator {
         return "\"\(value)\" is not a duration from 1min to 24h (such as 45min, 2700s or 1h)"
       }
       configuration.shiftPolicy.endAfterStop = seconds
+    case ("Shift", "EndAtPlace"):
+      configuration.endAtPlace = value.isEmpty ? nil : value
+    case ("Shift", "EndAfterStopAtPlace"):
+      guard let seconds = DurationText.seconds(value), (60...86_400).contains(seconds) else {
+        return "\"\(value)\" is not a duration from 1min to 24h (such as 2min, 120s or 0.5h)"
+      }
+      configuration.shiftPolicy.endAfterStopAtPlace = seconds
     case ("Stops", "MinimumStop"):
       guard let seconds = DurationText.seconds(value), (10...86_400).contains(seconds) else {
         return "\"\(value)\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
       }
       configuration.minimumStop = seconds
+    case ("Places", "File"):
+      guard value.hasPrefix("/") else { return "\"\(value)\" is not an absolute path" }
+      configuration.placesFile = value
     case ("Shift", "StartDistance"):
       return number(value, "metres", 100...10_000) { configuration.shiftPolicy.startDistance = $0 }
     case ("Routing", "URL"):

@@ -1,3 +1,4 @@
+import Capture
 import DashPilotCore
 import FoundationEssentials
 import Guidance
@@ -39,11 +40,21 @@ public struct DaemonConfiguration: Sendable, Hashable {
   /// shipped file does), so a daemon run without one, or upgraded with a configuration
   /// edited before shifts could start by themselves, records as it always did.
   public var shiftStart: ShiftStartMode = .manual
-  /// When a shift starts and ends by itself with `Start=movement` (`[Shift]`).
+  /// When a shift starts and ends by itself with `Start=movement` (`[Shift]`); its
+  /// `endPlace` is the place `endAtPlace` names, found when the places are read.
   public var shiftPolicy = ShiftPolicy.Configuration()
+  /// `[Shift] EndAtPlace=`: the name of the place where a shift ends after
+  /// `EndAfterStopAtPlace` standing; nil: none.
+  public var endAtPlace: String?
   /// `[Stops] MinimumStop=`: standing still shorter than this is a halt (a red light, a
   /// queue), not a stop.
   public var minimumStop = StopPolicy.defaultMinimumStop
+  /// `[Places] File=`: the places file (`PlacesFile`). At the default path a missing file
+  /// means no places; a file named elsewhere must exist.
+  public var placesFile = PlacesFileReader.defaultPath
+  /// The places read from `placesFile` at start-up (`ConfigurationLoader`): they name the
+  /// stops inside them.
+  public var places: [Place] = []
 
   public init() {}
 

@@ -1,3 +1,4 @@
+import Capture
 import FoundationEssentials
 import PlatformSupport
 
@@ -112,6 +113,23 @@ public enum ConfigurationLoader {
       configuration.socketPath = socket
     }
     if let gpsd = options.gpsd { configuration.gpsd = gpsd }
+    do {
+      configuration.places = try PlacesFileReader.places(
+        at: configuration.placesFile, missingIsEmpty: configuration.placesFile == PlacesFileReader.defaultPath)
+    } catch {
+      return .failure(ConfigurationError("places: \(error)"))
+    }
+    if let name = configuration.endAtPlace {
+      guard let place = configuration.places.first(where: { $0.name == name }) else {
+        let names = configuration.places.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        return .failure(
+          ConfigurationError(
+            file: file, key: "EndAtPlace",
+            "no place is named \"\(name)\" in \(configuration.placesFile)"
+              + (names.isEmpty ? " (it holds none)" : " (its places are \(names))")))
+      }
+      configuration.shiftPolicy.endPlace = place
+    }
     return .success(Loaded(configuration: configuration, file: file, warnings: warnings))
   }
 }

@@ -50,6 +50,9 @@ public enum DaemonMain {
     logger.notice(
       "dashpilotd \(DashPilotVersion.string) starting (pid \(getpid()), configuration \(loaded.file ?? "built-in defaults"), gpsd \(configuration.gpsd), database \(configuration.databasePath))"
     )
+    if !configuration.places.isEmpty {
+      logger.info("places: \(configuration.places.count) read from \(configuration.placesFile)")
+    }
     for warning in loaded.warnings { logger.warning(warning, fields: LogFields(reason: "configuration")) }
 
     let socketGID: gid_t

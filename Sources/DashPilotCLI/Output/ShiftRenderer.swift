@@ -58,7 +58,7 @@ struct ShiftRenderer {
   }
 
   /// The stops and the day's time beneath a shift's gaps: "1 stop of 2 min or more", each
-  /// stop ("stop 1 10:10–10:17 (7 min) · still stopped when the shift ended", in the
+  /// stop ("stop 1 10:10–10:17 (7 min) at Depot · still stopped when the shift ended", in the
   /// reader's clock), then "Time: 26 min moving · 7 min stopped" and what its words mean.
   static func stopLines(_ detail: ShiftDetail, indent: String) -> [String] {
     var lines = [indent + StopWording.count(detail.stops.count, minimumStop: detail.time.minimumStopSeconds)]
@@ -68,7 +68,7 @@ struct ShiftRenderer {
         indent + indent
           + StopWording.line(
             number: index + 1, from: clock.from, to: clock.to, duration: stop.durationSeconds, cut: stop.cut,
-            place: nil))
+            place: stop.place))
     }
     lines.append(indent + "Time: " + detail.time.summary)
     return lines + detail.time.qualifyingSentences.map { indent + indent + $0 }

@@ -17,8 +17,10 @@ struct ReplayCommand: CLICommand {
   static let help = """
     USAGE: dashpilotctl replay FILE [--route FILE] [--mode driving|walking]
                                [--window START,END] [--units miles|kilometres]
-                               [--shifts movement [--end-after-stop DURATION]]
-                               [--stops [--minimum-stop DURATION]] [--json]
+                               [--shifts movement [--end-after-stop DURATION]
+                                 [--end-at-place NAME]]
+                               [--stops [--minimum-stop DURATION]] [--places FILE]
+                               [--json]
 
     Runs a gpsd JSON log (gpspipe -w output) through the same capture filter and
     capture sessions as dashpilotd, without a daemon, and reports what would be recorded.
@@ -41,6 +43,9 @@ struct ReplayCommand: CLICommand {
       --end-after-stop DURATION
                             The limit for --shifts, as [Shift] EndAfterStop= takes
                             it: 45min (default), 2700s, 1h.
+      --end-at-place NAME   For --shifts, as [Shift] EndAtPlace= says it: a shift
+                            also ends 2 min into a stop inside the place NAME of
+                            --places (ended_by stopped_at_place).
       --stops               Also list the stops: each time the vehicle stood still
                             with the receiver reporting for the minimum or longer
                             (arrival, departure, duration, where), and how the
@@ -49,6 +54,10 @@ struct ReplayCommand: CLICommand {
       --minimum-stop DURATION
                             The shortest stop for --stops: 2min (default), 90s,
                             0.5h.
+      --places FILE         A places file as dashpilotd reads it ([Places] File=, a
+                            GeoJSON FeatureCollection; see dashpilot.conf(5)): with
+                            --stops, each stop is named by the place it lies in; it
+                            holds the place of --end-at-place.
       --json                Print one JSON object instead of the report.
       -h, --help            Show this help.
     """
@@ -62,6 +71,10 @@ struct ReplayCommand: CLICommand {
   var shifts: ShiftPolicy.Configuration?
   /// The stops to find, with `--stops`.
   var stops: StopPolicy?
+  /// The places file that names the stops, with `--places`.
+  var places: String?
+  /// `--end-at-place`: the place of `places` where a shift ends after a short stop.
+  var endAtPlace: String?
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
     route = try arguments.option("--route", value: "a FILE")
@@ -84,6 +97,14 @@ struct ReplayCommand: CLICommand {
     stops = try ReplayStops.policy(
       arguments.flag("--stops"), minimumStop: try arguments.option("--minimum-stop", value: "a DURATION"),
       command: Self.name)
+    places = try arguments.option("--places", value: "a FILE")
+    endAtPlace = try arguments.option("--end-at-place", value: "a place's NAME")
+    if endAtPlace != nil, shifts == nil || places == nil {
+      throw UsageError("--end-at-place needs --shifts movement and --places", command: Self.name)
+    }
+    if places != nil, stops == nil, endAtPlace == nil {
+      throw UsageError("--places needs --stops or --end-at-place", command: Self.name)
+    }
     file = try arguments.requiredPositional("the gpsd JSON log FILE")
     try arguments.finish()
   }
@@ -138,6 +159,23 @@ struct ReplayCommand: CLICommand {
         return .failed
       }
     }
+    var namedPlaces: [Place] = []
+    if let places {
+      do {
+        namedPlaces = try PlacesFileReader.places(at: places)
+      } catch {
+        console.error("dashpilotctl replay: places: \(error)")
+        return .failed
+      }
+    }
+    var shifts = shifts
+    if let name = endAtPlace, let places {
+      guard let place = namedPlaces.first(where: { $0.name == name }) else {
+        console.error("dashpilotctl replay: --end-at-place: no place is named \"\(name)\" in \(places)")
+        return .failed
+      }
+      shifts?.endPlace = place
+    }
     let url = URL(fileURLWithPath: file)
     var status = stat()
     if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
@@ -162,8 +200,9 @@ struct ReplayCommand: CLICommand {
       return .failed
     }
     var report = ReplayReport(result: result, unit: unit, endAfterStop: shifts?.endAfterStop)
+    report.endPlace = shifts?.endPlace.map { ($0.name, shifts?.endAfterStopAtPlace ?? 120) }
     if let stops, let found = result.stops {
-      report.stops = ReplayStops(result: result, stops: found, policy: stops, window: window)
+      report.stops = ReplayStops(result: result, stops: found, policy: stops, places: namedPlaces, window: window)
     }
     console.line(context.options.json ? report.json : report.text)
     return .success

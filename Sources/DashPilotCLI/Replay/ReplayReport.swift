@@ -11,6 +11,8 @@ public struct ReplayReport: Sendable {
   public var unit: DistanceUnit
   /// `--shifts`' limit, for the text's heading.
   public var endAfterStop: TimeInterval?
+  /// `--end-at-place`: the place and its shorter limit, for the heading.
+  var endPlace: (name: String, after: TimeInterval)?
   /// With `--stops`, the stops and the time.
   var stops: ReplayStops?
 
@@ -68,7 +70,8 @@ public struct ReplayReport: Sendable {
 
   /// The shifts a person reads: one line each, its figure beneath.
   func text(of shifts: [ReplayShift]) -> [String] {
-    let limit = endAfterStop.map { ", ending after \(DurationText.spoken($0)) without a move" } ?? ""
+    var limit = endAfterStop.map { ", ending after \(DurationText.spoken($0)) without a move" } ?? ""
+    if let (name, after) = endPlace { limit += " or \(DurationText.spoken(after)) stopped at \(name)" }
     var lines = ["Shifts (starting on movement\(limit)):"]
     for (index, shift) in shifts.enumerated() {
       let start = UTCTimestamp.string(shift.startedAt) ?? "?"

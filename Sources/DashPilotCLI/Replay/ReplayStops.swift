@@ -9,12 +9,15 @@ import PlatformSupport
 struct ReplayStops: Sendable {
   var stops: [Stop]
   var policy: StopPolicy
+  /// The places that name the stops (`--places`).
+  var places: [Place]
   /// The span the time is divided over: `--window`, else the first to the last kept sample.
   var time: ShiftTime?
 
-  init(result: ReplayResult, stops: [Stop], policy: StopPolicy, window: DateInterval?) {
+  init(result: ReplayResult, stops: [Stop], policy: StopPolicy, places: [Place] = [], window: DateInterval?) {
     self.stops = stops
     self.policy = policy
+    self.places = places
     let span =
       window
       ?? result.samples.first.flatMap { first in
@@ -51,7 +54,8 @@ struct ReplayStops: Sendable {
     var lines = ["Stops (UTC): \(StopWording.count(stops.count, minimumStop: policy.minimumStop))"]
     for (index, stop) in stops.enumerated() {
       let line = StopWording.line(
-        number: index + 1, from: Self.clock(stop.arrival), to: Self.clock(stop.departure), stop: stop, place: nil)
+        number: index + 1, from: Self.clock(stop.arrival), to: Self.clock(stop.departure), stop: stop,
+        place: stop.place(in: places)?.name)
       lines.append("  \(line), ±\(Int(stop.wander.rounded())) m around \(Self.position(stop.position))")
     }
     if let time {
@@ -67,17 +71,19 @@ struct ReplayStops: Sendable {
   }
 
   /// `"stops":[{"arrival","departure","duration_s","start","end","latitude","longitude",
-  /// "wander_m","positions","line","spoken"}],"time":{"from","to","moving_s","stopped_s",
+  /// "wander_m","positions","place","spoken"}],"time":{"from","to","moving_s","stopped_s",
   /// "not_captured_s","summary","spoken"}` (`time` null for a log with no kept sample).
   var json: String {
     let items = stops.enumerated().map { index, stop in
-      "{\"arrival\":\(Self.instant(stop.arrival)),\"departure\":\(Self.instant(stop.departure)),"
+      let place = stop.place(in: places)?.name
+      return "{\"arrival\":\(Self.instant(stop.arrival)),\"departure\":\(Self.instant(stop.departure)),"
         + "\"duration_s\":\(JSONText.number(stop.duration, digits: 3)),"
         + "\"start\":\(JSONText.string(stop.start.name)),\"end\":\(JSONText.string(stop.end.name)),"
         + "\"latitude\":\(JSONText.number(stop.position.latitude, digits: 7)),"
         + "\"longitude\":\(JSONText.number(stop.position.longitude, digits: 7)),"
         + "\"wander_m\":\(JSONText.number(stop.wander, digits: 1)),\"positions\":\(stop.positions),"
-        + "\"spoken\":\(JSONText.string(StopWording.spoken(number: index + 1, from: Self.clock(stop.arrival), stop: stop, place: nil)))}"
+        + "\"place\":\(place.map(JSONText.string) ?? "null"),"
+        + "\"spoken\":\(JSONText.string(StopWording.spoken(number: index + 1, from: Self.clock(stop.arrival), stop: stop, place: place)))}"
     }
     var text = "\"stops\":[\(items.joined(separator: ","))],\"time\":"
     if let time {

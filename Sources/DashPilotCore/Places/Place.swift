@@ -41,3 +41,12 @@ extension Collection where Element == Place {
     return best?.place
   }
 }
+
+extension Stop {
+  /// The place that names the stop: the smallest of `places` its position (the median of
+  /// the positions kept while standing) lies in; nil when none does. The one rule, for
+  /// `shift show` and `replay --stops` alike.
+  public func place(in places: some Collection<Place>) -> Place? {
+    places.place(containing: position)
+  }
+}

@@ -3,6 +3,11 @@
 /// it (in the journal at start-up, or in a fleet command's reply) must find the line to mend.
 public struct PlacesFileError: Error, Sendable, Hashable, CustomStringConvertible {
   public enum Problem: Error, Sendable, Hashable {
+    /// A places file named in the configuration (or a command) is not there.
+    case missing
+    /// The file is larger than the most a places file may be (bytes): start-up reads a
+    /// bounded amount whatever is on the card.
+    case tooLarge(Int)
     /// The file could not be read; the system's reason.
     case unreadable(String)
     /// The JSON parser's reason.
@@ -55,6 +60,8 @@ public struct PlacesFileError: Error, Sendable, Hashable, CustomStringConvertibl
   private var problemText: String {
     let kinds = Place.Kind.allCases.map(\.rawValue).joined(separator: ", ")
     switch problem {
+    case .missing: return "does not exist"
+    case .tooLarge(let limit): return "is larger than \(limit / 1_048_576) MiB, the most a places file may be"
     case .unreadable(let reason): return "cannot be read (\(reason))"
     case .notJSON(let reason): return "is not JSON (\(reason))"
     case .notFeatureCollection(let type):

@@ -27,6 +27,9 @@ public enum ShiftEndCause: String, Sendable, Hashable, Codable, CaseIterable {
   /// The vehicle stood still, the receiver reporting, for `[Shift] EndAfterStop`: the
   /// shift ends at its last moving fix.
   case stopped
+  /// The vehicle stood still, the receiver reporting, inside `[Shift] EndAtPlace=` for
+  /// `EndAfterStopAtPlace`: the shift ends at its last moving fix.
+  case stoppedAtPlace = "stopped_at_place"
   /// No movement for `EndAfterStop` while capture was interrupted (box off, receiver
   /// unplugged, gpsd gone): judged at the next fix, the shift ends at its last kept fix.
   case captureLost = "capture_lost"
@@ -40,6 +43,7 @@ public enum ShiftEndCause: String, Sendable, Hashable, Codable, CaseIterable {
     switch self {
     case .manual: "ended by hand"
     case .stopped: "ended after a stop"
+    case .stoppedAtPlace: "ended after a stop at its end place"
     case .captureLost: "ended when capture was lost"
     case .endOfLog: "open when the log ended"
     case .imported: "imported"

@@ -12,7 +12,8 @@ import FoundationEssentials
 ///   from before counts).
 /// - End: no move for `endAfterStop` ends a shift started on movement at its last moving
 ///   fix: `stopped` when capture went on all the while (the receiver kept reporting a
-///   vehicle standing), `capture_lost` when it was interrupted (box off, receiver
+///   vehicle standing; `stopped_at_place`, after only `endAfterStopAtPlace`, when its last
+///   move was inside `endPlace`), `capture_lost` when it was interrupted (box off, receiver
 ///   unplugged, gpsd gone, a restart), judged by the next kept fix's time or by the
 ///   receiver's time passing. A shorter interruption keeps the shift: a new capture
 ///   session, and a gap. The samples kept while the vehicle stands wait here and go into
@@ -64,7 +65,7 @@ public struct ShiftPolicy: Sendable, Hashable {
     }
   }
 
-  public let configuration: Configuration
+  public private(set) var configuration: Configuration
   public private(set) var phase: Phase
   /// The capture session of the last kept sample: a sample of another session is the
   /// first after an interruption and shows nothing of how the vehicle got there.
@@ -93,7 +94,7 @@ public struct ShiftPolicy: Sendable, Hashable {
     let stopped = !shift.standing.isEmpty || shift.interrupted
     return Status(
       startedBy: shift.startedBy, stoppedSince: stopped ? shift.lastMove?.timestamp : nil,
-      endsAfterStop: configuration.endAfterStop, waitingForFix: shift.waitingForFix)
+      endsAfterStop: limit(shift).seconds, waitingForFix: shift.waitingForFix)
   }
 
   // MARK: - What capture did
@@ -126,13 +127,10 @@ public struct ShiftPolicy: Sendable, Hashable {
       guard shift.startedBy == .movement else { return [.keep([sample])] }
       shift.waitingForFix = false
       if newSession { shift.interrupted = true }
-      if let last = shift.lastMove,
-        sample.timestamp.timeIntervalSince(last.timestamp) >= configuration.endAfterStop
-      {
+      if let last = shift.lastMove, sample.timestamp.timeIntervalSince(last.timestamp) >= limit(shift).seconds {
         // The first sample after so long shows where the vehicle is, not how it got there:
         // it is where it stands, so one sample never both ends a shift and starts one.
-        return end(shift, cause: shift.interrupted ? .captureLost : .stopped)
-          + apply(sample, isMove: false, newSession: newSession)
+        return end(shift, cause: limit(shift).cause) + apply(sample, isMove: false, newSession: newSession)
       }
       guard isMove || shift.lastMove == nil else {
         shift.standing.append(sample)
@@ -155,9 +153,20 @@ public struct ShiftPolicy: Sendable, Hashable {
   /// monotonic clock; replay: each report's time).
   public mutating func timePassed(receiverTime now: Date) -> [ShiftDecision] {
     guard case .open(let shift) = phase, shift.startedBy == .movement, let last = shift.lastMove,
-      now.timeIntervalSince(last.timestamp) >= configuration.endAfterStop
+      now.timeIntervalSince(last.timestamp) >= limit(shift).seconds
     else { return [] }
-    return end(shift, cause: shift.interrupted ? .captureLost : .stopped)
+    return end(shift, cause: limit(shift).cause)
+  }
+
+  /// How long the open shift may stand before it ends, and why it would: `EndAfterStopAtPlace`
+  /// when its last move was inside `endPlace` and capture has gone on since (a vehicle seen
+  /// standing there), else `EndAfterStop`.
+  private func limit(_ shift: OpenShift) -> (seconds: TimeInterval, cause: ShiftEndCause) {
+    if shift.interrupted { return (configuration.endAfterStop, .captureLost) }
+    if let place = configuration.endPlace, let last = shift.lastMove, place.area.contains(last.coordinate) {
+      return (configuration.endAfterStopAtPlace, .stoppedAtPlace)
+    }
+    return (configuration.endAfterStop, .stopped)
   }
 
   /// A synchronised wall clock, while a resumed shift waits for its first fix: it may
@@ -175,6 +184,12 @@ public struct ShiftPolicy: Sendable, Hashable {
     phase = .watching(MovementWatch(anchor: shift.standing.last ?? shift.lastMove))
     guard let last = shift.lastMove else { return [] }
     return [.end(at: last.timestamp, cause: cause)]
+  }
+
+  /// The places were replaced (`places.load`): `EndAtPlace` is now `place`, judged from the
+  /// next sample or tick on.
+  public mutating func replaceEndPlace(_ place: Place?) {
+    configuration.endPlace = place
   }
 
   // MARK: - By hand, and the end of a log

@@ -28,6 +28,13 @@ public struct ShiftPolicyConfiguration: Sendable, Hashable {
   /// may be on another time base than the receiver (a replayed log, a receiver dated 1024
   /// weeks off), and then the next fix decides, a minute later at most.
   public var wallClockTrust: TimeInterval = 24 * 3600
+  /// `[Shift] EndAtPlace=`: where a shift ends sooner. A vehicle that stands still inside
+  /// it, the receiver reporting, for `endAfterStopAtPlace` has ended its day there (the
+  /// depot), whatever `endAfterStop` says. Nil: no such place.
+  public var endPlace: Place?
+  /// `[Shift] EndAfterStopAtPlace=`: 2 minutes, the shortest stop, so a driver back at the
+  /// depot is off the clock once parked, while a drive through the depot's yard is not.
+  public var endAfterStopAtPlace: TimeInterval = 120
 
   public init(endAfterStop: TimeInterval = 45 * 60, startDistance: Double = 200) {
     self.endAfterStop = endAfterStop

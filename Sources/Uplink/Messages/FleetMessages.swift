@@ -15,11 +15,12 @@ public struct FleetEvent: Sendable, Hashable {
     self.event = event
   }
 
-  /// The types published: what guidance did with the route, and the shift starting and
-  /// ending. The rest (gpsd, capture sessions, progress every 100 m) stays on the box.
+  /// The types published: what guidance did with the route, the shift starting and
+  /// ending, and the vehicle entering and leaving places. The rest (gpsd, capture sessions,
+  /// progress every 100 m) stays on the box.
   public static let publishedTypes: Set<DaemonEvent.Kind> = [
     .guidanceJoined, .guidanceOffRoute, .guidanceRerouteRequested, .guidanceRerouted, .guidanceRerouteFailed,
-    .guidanceBackOnRoute, .guidanceArrived, .shiftStarted, .shiftEnded,
+    .guidanceBackOnRoute, .guidanceArrived, .shiftStarted, .shiftEnded, .placeEntered, .placeLeft,
   ]
 
   /// Whether `event` is one the fleet hears of.

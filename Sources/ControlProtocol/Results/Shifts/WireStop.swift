@@ -6,7 +6,8 @@ import FoundationEssentials
 /// `arrived`, `shift_started`, `after_gap`, `recording_began`; `end`: `departed`,
 /// `shift_ended`, `before_gap`, `recording_ended`, `ongoing`), `cut` in
 /// `StopWording.cut`'s words (null for a stop both of whose ends were seen), and where it
-/// stood: the median position and how far the positions kept there lay from it.
+/// stood: the median position and how far the positions kept there lay from it, and
+/// `place`, the name of the place it lies in (`Stop.place(in:)`; null when none does).
 public struct WireStop: Sendable, Hashable, Codable {
   public var arrival: Date
   public var departure: Date
@@ -19,8 +20,10 @@ public struct WireStop: Sendable, Hashable, Codable {
   @Decimetres public var wanderMetres: Double
   /// The rows it was read from.
   public var positions: Int
+  @ExplicitNull public var place: String?
 
-  public init(_ stop: Stop) {
+  /// `place`: the place it lies in, by `Stop.place(in:)`.
+  public init(_ stop: Stop, place: Place? = nil) {
     arrival = stop.arrival
     departure = stop.departure
     durationSeconds = stop.duration
@@ -31,10 +34,11 @@ public struct WireStop: Sendable, Hashable, Codable {
     longitude = stop.position.longitude
     wanderMetres = stop.wander
     positions = stop.positions
+    self.place = place?.name
   }
 
   enum CodingKeys: String, CodingKey {
-    case arrival, departure, start, end, cut, latitude, longitude, positions
+    case arrival, departure, start, end, cut, latitude, longitude, positions, place
     case durationSeconds = "duration_s"
     case wanderMetres = "wander_m"
   }

@@ -26,6 +26,7 @@ extension RecordingComponent {
       case .report(let arguments): report(arguments, responder)
       case .import(let arguments): try importTrack(store, arguments, responder: responder)
       case .backup(let arguments): backup(arguments, responder)
+      case .placesLoad(let arguments): loadPlaces(arguments, responder)
       default: responder.fail(.unavailable, "\(name) does not answer \(request.command.name)")
       }
     } catch {
@@ -71,9 +72,9 @@ extension RecordingComponent {
   }
 
   private func showShift(id: Int64, _ responder: Responder) {
-    let (figure, policy, now) = (figure, configuration.stopPolicy, receiverNow())
+    let (figure, policy, places, now) = (figure, configuration.stopPolicy, places, receiverNow())
     answerFromHistory(responder) { reader in
-      try ShiftAnswer(reader, id: id).detail(figure, store: reader, stops: policy, now: now)
+      try ShiftAnswer(reader, id: id).detail(figure, store: reader, stops: policy, places: places, now: now)
     }
   }
 
@@ -97,16 +98,19 @@ extension RecordingComponent {
         return
       }
     }
-    let (figure, mode, policy, now) = (figure, TravelMode(arguments.mode), configuration.stopPolicy, receiverNow())
+    let (figure, mode, policy, places) = (figure, TravelMode(arguments.mode), configuration.stopPolicy, places)
+    let now = receiverNow()
     answerFromHistory(responder) { [route] reader in
       try ShiftAnswer(reader, id: arguments.id).report(
-        figure, store: reader, route: route, mode: mode, stops: policy, now: now)
+        figure, store: reader, route: route, mode: mode, stops: policy, places: places, now: now)
     }
   }
 
   private func export(id: Int64, _ responder: Responder) {
-    let (figure, policy, now) = (figure, configuration.stopPolicy, receiverNow())
-    answerFromHistory(responder) { reader in try ShiftAnswer(reader, id: id).export(figure, stops: policy, now: now) }
+    let (figure, policy, places, now) = (figure, configuration.stopPolicy, places, receiverNow())
+    answerFromHistory(responder) { reader in
+      try ShiftAnswer(reader, id: id).export(figure, stops: policy, places: places, now: now)
+    }
   }
 
   /// `backup`: SQLite's online backup on a reader's connection, off the loop, so capture

@@ -31,7 +31,7 @@ import Store
 public final class RecordingComponent: DaemonComponent {
   public let name = "recording"
   public let commands: Set<ControlCommand.Kind> = [
-    .shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import, .backup,
+    .shiftStart, .shiftEnd, .shifts, .shiftShow, .export, .report, .import, .backup, .placesLoad,
   ]
 
   /// The `capture.rejected` key of fixes dropped while the store failed.
@@ -56,6 +56,8 @@ public final class RecordingComponent: DaemonComponent {
   var liveMileage: ActiveShiftRouteService?
   /// The stop the vehicle stands in now, from the rows capture keeps, for status.
   var currentStop: CurrentStopTracker
+  /// The places that name stops (`[Places] File=`).
+  var places: [Place]
   private var source: GPSDSource?
   private var observers: [any FixObserver] = []
   private var storeOpenedHandlers: [(SampleStore) throws -> Void] = []
@@ -75,9 +77,11 @@ public final class RecordingComponent: DaemonComponent {
     self.figure = ShiftFigure(unit: configuration.units)
     self.makeSessionID = makeSessionID
     currentStop = CurrentStopTracker(policy: configuration.stopPolicy)
+    places = configuration.places
     coordinator = RecordingCoordinator(
       gpsdAddress: configuration.gpsd.description, shiftClockTolerance: configuration.maximumSampleInterval,
-      unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop)
+      unit: configuration.units, endAfterStop: configuration.shiftPolicy.endAfterStop, places: configuration.places,
+      endPlace: configuration.shiftPolicy.endPlace.map { ($0.name, configuration.shiftPolicy.endAfterStopAtPlace) })
   }
 
   /// Registers a component told of every fix and every accepted sample (guidance). Call

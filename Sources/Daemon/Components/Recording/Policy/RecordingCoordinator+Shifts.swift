@@ -27,6 +27,11 @@ extension RecordingCoordinator {
         message =
           "shift \(shift) ended after a stop: the vehicle stood still for \(limit); "
           + "it ends at its last moving fix, \(Self.time(at)): \(summary)"
+      case .stoppedAtPlace:
+        let (place, after) = endPlace ?? ("its end place", endAfterStop)
+        message =
+          "shift \(shift) ended after a stop at \(place): the vehicle stood still there for "
+          + "\(DurationText.spoken(after)); it ends at its last moving fix, \(Self.time(at)): \(summary)"
       case .captureLost:
         message =
           "shift \(shift) ended: no fix showed the vehicle move for \(limit) and capture was interrupted; "

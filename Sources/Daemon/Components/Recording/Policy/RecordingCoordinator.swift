@@ -26,6 +26,10 @@ struct RecordingCoordinator {
   let figure: ShiftFigure
   /// `[Shift] EndAfterStop`, as the journal says it.
   let endAfterStop: TimeInterval
+  /// `[Shift] EndAtPlace=` and `EndAfterStopAtPlace=`, as the journal says them.
+  var endPlace: (name: String, after: TimeInterval)?
+  /// Which places the vehicle is in, from the samples capture keeps.
+  var placeTracker: PlaceTracker
   /// gpsd is reported unreachable once, not at each reconnection attempt.
   private var reportedUnreachable = false
   /// When (monotonic) the last tick ran.
@@ -33,12 +37,15 @@ struct RecordingCoordinator {
 
   init(
     gpsdAddress: String, shiftClockTolerance: TimeInterval, unit: DistanceUnit = .miles,
-    endAfterStop: TimeInterval = ShiftPolicy.Configuration().endAfterStop
+    endAfterStop: TimeInterval = ShiftPolicy.Configuration().endAfterStop, places: [Place] = [],
+    endPlace: (name: String, after: TimeInterval)? = nil
   ) {
     self.gpsdAddress = gpsdAddress
     shiftClock = ShiftClock(tolerance: shiftClockTolerance)
     figure = ShiftFigure(unit: unit)
     self.endAfterStop = endAfterStop
+    self.endPlace = endPlace
+    placeTracker = PlaceTracker(places: places)
   }
 
   // MARK: - What happened
@@ -123,6 +130,7 @@ struct RecordingCoordinator {
               priority: reason.code == "capture_stopped" ? .notice : .warning)))
       case let .accepted(sample):
         actions.append(.observeAccepted(sample))
+        actions += placesKept(sample)
         // The first kept fix of a shift started before any fix checks the wall clock's stamp.
         if let correction = shiftClock.kept(fixAt: sample.timestamp, monotonic: now.monotonic, shiftID: shift),
           let shift

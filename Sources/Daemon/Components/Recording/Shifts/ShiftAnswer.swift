@@ -20,16 +20,17 @@ struct ShiftAnswer {
   }
 
   /// The stops are read with `policy` and the shift's own continuity, a running shift's up
-  /// to `now`, the receiver's time when it was asked.
+  /// to `now`, the receiver's time when it was asked; each is named by the place in
+  /// `places` it lies in.
   func detail(
-    _ figure: ShiftFigure, store: SampleStore, stops policy: StopPolicy, now: Date
+    _ figure: ShiftFigure, store: SampleStore, stops policy: StopPolicy, places: [Place], now: Date
   ) throws(StoreError) -> ShiftDetail {
     let (stops, time) = stopsAndTime(policy, now: now)
     return ShiftDetail(
       shift: figure.summary(of: stored, distance: measured.distance),
       qualifyingSentences: figure.quality(measured.distance).qualifyingSentences,
       captureSessions: Set(samples.compactMap(\.captureSessionID)).count,
-      gaps: try ShiftGaps.wire(measured, store: store), stops: stops.map(WireStop.init),
+      gaps: try ShiftGaps.wire(measured, store: store), stops: stops.map { WireStop($0, place: $0.place(in: places)) },
       time: WireShiftTime(time, minimumStop: policy.minimumStop))
   }
 
@@ -53,7 +54,7 @@ struct ShiftAnswer {
 
   /// The export: each stretch of the walk that made the figure as a segment (a gap is never
   /// joined), and the stops `detail` lists.
-  func export(_ figure: ShiftFigure, stops policy: StopPolicy, now: Date) -> ExportResult {
+  func export(_ figure: ShiftFigure, stops policy: StopPolicy, places: [Place], now: Date) -> ExportResult {
     let segments = measured.stretches.map { stretch in
       stretch.samples.map {
         WireTrackPoint(
@@ -63,14 +64,14 @@ struct ShiftAnswer {
     }
     return ExportResult(
       shift: figure.summary(of: stored, distance: measured.distance), segments: segments,
-      stops: stopsAndTime(policy, now: now).stops.map(WireStop.init))
+      stops: stopsAndTime(policy, now: now).stops.map { WireStop($0, place: $0.place(in: places)) })
   }
 
   /// The report: `detail`, each stretch simplified to a tolerance of the shift's extent
   /// over `ReportResult.drawingResolution`, and with a route the confirmed departures.
   func report(
     _ figure: ShiftFigure, store: SampleStore, route: GuidanceRoute?, mode: TravelMode, stops policy: StopPolicy,
-    now: Date
+    places: [Place], now: Date
   ) throws(StoreError) -> ReportResult {
     let tolerance = drawingTolerance()
     let stretches = measured.stretches.map { stretch in
@@ -83,7 +84,7 @@ struct ShiftAnswer {
       }
     }
     return ReportResult(
-      detail: try detail(figure, store: store, stops: policy, now: now), stretches: stretches,
+      detail: try detail(figure, store: store, stops: policy, places: places, now: now), stretches: stretches,
       toleranceMetres: tolerance,
       offRoute: route.map { departures(from: $0, mode: mode) })
   }
