@@ -36,7 +36,8 @@ public final class MosquittoDispatcher: @unchecked Sendable {
     subscriber = Process()
     subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
     subscriber.arguments = [
-      "-h", "127.0.0.1", "-p", String(port), "-t", "\(prefix)/reply", "-t", "\(prefix)/events", "-t",
+      "-h", "127.0.0.1", "-p", String(port), "-t", "\(prefix)/reply", "-t", "\(prefix)/events", "-t", "\(prefix)/stop",
+      "-t",
       "\(prefix)/live", "-t", "\(prefix)/probe", "-q", "1", "-i", clientID, "-v",
     ]
     let output = Pipe()

@@ -85,6 +85,14 @@ struct UplinkMessagesPageTests {
     let ended = SessionEvent(
       shiftID: 42, captureSession: CaptureSessionID("cs-9"), phase: .end, at: t0, reason: "connection_lost")
     payloads.append(text(encoder.encode(.session(ended), sequence: 19, queuedAt: t0)))
+    // A 5-minute stop at the depot, told when the vehicle left it (FleetStopTests hears the
+    // same message from a real daemon and finds it equal to `shift show`'s stop).
+    let stop = Stop(
+      arrival: t0 + 119, departure: t0 + 421, start: .arrived, end: .departed,
+      position: GeoCoordinate(latitude: 51.5107092, longitude: -0.12), wander: 0.04, positions: 7)
+    var depot = WireStop(stop)
+    depot.place = "Depot"
+    payloads.append(text(encoder.encode(.stop(StopReport(shiftID: 42, stop: depot)), sequence: 24, queuedAt: t0 + 421)))
     payloads.append(text(encoder.status(online: true, since: t0)))
     payloads.append(text(encoder.status(online: false, since: nil)))
     let position = RouteSample(
@@ -156,7 +164,7 @@ struct UplinkMessagesPageTests {
   func writtenPayloadsAreThePagesExamples() throws {
     let shown = try Self.examples().filter { !Self.isCommand($0) }
     let written = try Self.written()
-    #expect(written.count == 17)
+    #expect(written.count == 18)
     for payload in written where !shown.contains(payload) { Issue.record("not on the page: \(payload)") }
     for line in shown where !written.contains(line) { Issue.record("on the page, not written: \(line)") }
   }

@@ -40,6 +40,8 @@ public enum DaemonEvent: Sendable, Hashable {
   case placeEntered(PlaceCrossing)
   case placeLeft(PlaceCrossing)
 
+  case stopEnded(StopEnded)
+
   case guidanceRouteLoaded(RouteFollowed)
   case guidanceRoutePlanned(RouteFollowed)
   case guidanceCleared
@@ -83,6 +85,7 @@ public enum DaemonEvent: Sendable, Hashable {
     case uplinkOutboxOverflow = "uplink.outbox_overflow"
     case placeEntered = "place.entered"
     case placeLeft = "place.left"
+    case stopEnded = "stop.ended"
     case guidanceRouteLoaded = "guidance.route_loaded"
     case guidanceRoutePlanned = "guidance.route_planned"
     case guidanceCleared = "guidance.cleared"
@@ -130,6 +133,7 @@ public enum DaemonEvent: Sendable, Hashable {
     case .uplinkOutboxOverflow: .uplinkOutboxOverflow
     case .placeEntered: .placeEntered
     case .placeLeft: .placeLeft
+    case .stopEnded: .stopEnded
     case .guidanceRouteLoaded: .guidanceRouteLoaded
     case .guidanceRoutePlanned: .guidanceRoutePlanned
     case .guidanceCleared: .guidanceCleared
@@ -174,6 +178,7 @@ public enum DaemonEvent: Sendable, Hashable {
     case .storeChecked(let fields): fields
     case .storeReplaced(let fields): fields
     case .placeEntered(let fields), .placeLeft(let fields): fields
+    case .stopEnded(let fields): fields
     case .guidanceRouteLoaded(let fields), .guidanceRoutePlanned(let fields): fields
     case .guidanceNavigateRequested(let fields): fields
     case .guidanceNavigateFailed(let fields): fields
@@ -230,6 +235,7 @@ public enum DaemonEvent: Sendable, Hashable {
     case .uplinkOutboxOverflow: self = .uplinkOutboxOverflow
     case .placeEntered: self = .placeEntered(try PlaceCrossing(from: decoder))
     case .placeLeft: self = .placeLeft(try PlaceCrossing(from: decoder))
+    case .stopEnded: self = .stopEnded(try StopEnded(from: decoder))
     case .guidanceRouteLoaded: self = .guidanceRouteLoaded(try RouteFollowed(from: decoder))
     case .guidanceRoutePlanned: self = .guidanceRoutePlanned(try RouteFollowed(from: decoder))
     case .guidanceCleared: self = .guidanceCleared
@@ -247,53 +253,6 @@ public enum DaemonEvent: Sendable, Hashable {
     case .guidanceRerouted: self = .guidanceRerouted(try Rerouted(from: decoder))
     case .guidanceRerouteFailed: self = .guidanceRerouteFailed(try RerouteFailed(from: decoder))
     case .guidanceSpeechFailed: self = .guidanceSpeechFailed(try SpeechFailed(from: decoder))
-    }
-  }
-
-  // MARK: - The journal's fields
-
-  /// The capture session the event is about.
-  public var session: String? {
-    switch self {
-    case .captureSessionStarted(let fields), .captureSessionEnded(let fields): fields.session
-    case .captureAccuracyAssumed(let fields): fields.session
-    default: nil
-    }
-  }
-
-  /// The shift the event is about.
-  public var shift: Int64? {
-    switch self {
-    case .captureSessionStarted(let fields), .captureSessionEnded(let fields): fields.shift
-    case .captureResumed(let fields): fields.shift
-    case .captureAccuracyAssumed(let fields): fields.shift
-    case .shiftStarted(let fields): fields.shift
-    case .shiftImported(let fields): fields.shift
-    case .shiftEnded(let fields): fields.shift
-    case .storeError(let fields): fields.shift
-    default: nil
-    }
-  }
-
-  /// Why it happened, when the event says.
-  public var reason: String? {
-    switch self {
-    case .daemonHangup: Self.hangupReason
-    case .uplinkOutboxOverflow: Self.overflowReason
-    case .daemonStopping(let fields), .gpsdDisconnected(let fields), .gpsdUnreachable(let fields): fields.reason
-    case .gpsdDeviceRemoved: DeviceRemoved.reason
-    case .captureSessionStarted(let fields), .captureSessionEnded(let fields): fields.reason
-    case .captureResumed: ShiftResumed.reason
-    case .captureAccuracyAssumed: AccuracyAssumed.reason
-    case .shiftStarted(let fields): fields.startedBy.rawValue
-    case .shiftEnded(let fields): fields.endedBy.rawValue
-    case .storeError(let fields): fields.reason
-    case .storeChecked(let fields): fields.result
-    case .storeReplaced(let fields): fields.purpose
-    case .guidanceNavigateFailed(let fields): fields.failure
-    case .guidanceRerouteFailed(let fields): fields.failure
-    case .guidanceSpeechFailed: SpeechFailed.reason
-    default: nil
     }
   }
 }

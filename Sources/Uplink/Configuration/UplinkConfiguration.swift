@@ -166,7 +166,7 @@ public struct UplinkConfigurationError: Error, Sendable, Hashable, CustomStringC
 
 /// The topic levels under the prefix.
 public enum UplinkTopic: String, Sendable, Hashable, CaseIterable {
-  case samples, shift, session, status, live, events, reply
+  case samples, shift, session, stop, status, live, events, reply
   /// The one topic the box reads (with `AcceptCommands=yes`).
   case command
 }

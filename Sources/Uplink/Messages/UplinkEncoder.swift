@@ -12,6 +12,7 @@ public struct UplinkEncoder: Sendable, Hashable {
   public static let samplesSchema = "dashpilot.samples/1"
   public static let shiftSchema = "dashpilot.shift/1"
   public static let sessionSchema = "dashpilot.session/1"
+  public static let stopSchema = "dashpilot.stop/1"
   public static let statusSchema = "dashpilot.status/1"
   public static let liveSchema = "dashpilot.live/1"
   public static let eventSchema = "dashpilot.event/1"
@@ -32,6 +33,7 @@ public struct UplinkEncoder: Sendable, Hashable {
     case .samples: json.string("schema", Self.samplesSchema)
     case .shift: json.string("schema", Self.shiftSchema)
     case .session: json.string("schema", Self.sessionSchema)
+    case .stop: json.string("schema", Self.stopSchema)
     case .event: json.string("schema", Self.eventSchema)
     case .reply: break
     }
@@ -60,6 +62,8 @@ public struct UplinkEncoder: Sendable, Hashable {
       json.string("event", event.phase.rawValue)
       json.time("at", event.at)
       json.string("reason", event.reason)
+    case .stop(let report):
+      json.json("stop", ControlCoding.text(report.stop))
     case .event(let event):
       json.json("event", ControlCoding.text(event.event))
     case .reply:

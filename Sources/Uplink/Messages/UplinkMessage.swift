@@ -4,13 +4,14 @@ import FoundationEssentials
 
 /// What the outbox carries to the fleet: every committed sample batch, every completed
 /// shift with its figure, and every capture-session start and end, each queued in the
-/// transaction that commits it, so the fleet sees exactly what the box stored; the events
-/// a dispatcher follows (guidance, shifts); and the reply to each fleet command, queued in
+/// transaction that commits it, so the fleet sees exactly what the box stored; each stop
+/// as it ends; the events a dispatcher follows (guidance, shifts, places); and the reply to each fleet command, queued in
 /// the transaction that records it answered.
 public enum UplinkMessage: Sendable, Hashable {
   case samples(CommittedSamples)
   case shift(ShiftReport)
   case session(SessionEvent)
+  case stop(StopReport)
   case event(FleetEvent)
   case reply(CommandReply)
 
@@ -19,6 +20,7 @@ public enum UplinkMessage: Sendable, Hashable {
     case .samples: .samples
     case .shift: .shift
     case .session: .session
+    case .stop: .stop
     case .event: .events
     case .reply: .reply
     }
@@ -29,6 +31,7 @@ public enum UplinkMessage: Sendable, Hashable {
     case .samples(let batch): batch.shiftID
     case .shift(let report): report.shiftID
     case .session(let event): event.shiftID
+    case .stop(let report): report.shiftID
     case .event(let event): event.shiftID
     case .reply: nil
     }
@@ -100,6 +103,17 @@ public struct ShiftReport: Sendable, Hashable {
     self.init(
       shiftID: shift.id, startedAt: shift.startedAt, endedAt: endedAt, startedBy: startedBy, endedBy: endedBy,
       distance: distance, unit: unit, summary: RouteQuality(distance: distance, unit: unit).summary)
+  }
+}
+
+/// A stop that has ended (`stop.ended`), as `shift show` lists it, and the shift it was in.
+public struct StopReport: Sendable, Hashable {
+  public var shiftID: Int64?
+  public var stop: WireStop
+
+  public init(shiftID: Int64?, stop: WireStop) {
+    self.shiftID = shiftID
+    self.stop = stop
   }
 }
 

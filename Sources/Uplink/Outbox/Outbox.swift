@@ -56,7 +56,8 @@ public struct Outbox: Sendable {
   /// (`IF NOT EXISTS`), so a file they wrote is adopted as it is. Version 2 lets the table
   /// hold events and command replies: SQLite cannot change a CHECK constraint in place, so
   /// the table is copied into a new one, in the migration's one transaction. Version 3 adds
-  /// the record of what the broker acknowledged of each shift (`ShiftDelivery`).
+  /// the record of what the broker acknowledged of each shift (`ShiftDelivery`); version 4
+  /// lets it hold `stop` messages.
   public static let schema = SchemaExtension(
     name: "uplink_outbox",
     migrations: [
@@ -102,6 +103,7 @@ public struct Outbox: Sendable {
           "ALTER TABLE uplink_outbox_v2 RENAME TO uplink_outbox",
         ]),
       ShiftDelivery.migration,
+      stopTopicMigration,
     ])
 
   /// Queues `message` in `transaction`, the one that commits what the message describes (a

@@ -266,7 +266,7 @@ public final class RecordingComponent: DaemonComponent {
         context.noteReceiverTime(fix.timestamp, at: now ?? context.clock.now())
         for observer in observers { observer.observe(fix: fix) }
       case let .observeAccepted(sample):
-        currentStop.kept(sample)
+        stopKept(sample)
         for observer in observers { observer.observe(accepted: sample) }
       case let .redateShiftStart(shift, start, wallClockError):
         redateShiftStart(shift, to: start, wallClockError: wallClockError)

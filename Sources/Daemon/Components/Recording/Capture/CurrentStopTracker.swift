@@ -1,9 +1,10 @@
 import DashPilotCore
 import FoundationEssentials
 
-/// The stop the vehicle stands in now, for `status`, read by `StopPolicy` (the one
-/// `shift show` uses) from the last rows capture kept: only the tail that can still belong
-/// to a stop going on is held, so status costs nothing that grows with the shift. While the
+/// The stop the vehicle stands in now, for `status`, and the stop that has just ended, for
+/// `stop.ended`, read by `StopPolicy` (the one `shift show` uses) from the last rows
+/// capture kept: only the tail that can still belong to a stop going on, or one left but
+/// not yet over, is held, so neither costs anything that grows with the shift. While the
 /// vehicle stands the tail is the stop's rows (a held sample a minute), from the row it
 /// arrived at; while it moves, the last two rows.
 struct CurrentStopTracker {
@@ -12,6 +13,8 @@ struct CurrentStopTracker {
   /// The same policy with no minimum: a stop going on is followed from its first row,
   /// before it is long enough to count.
   private let following: StopPolicy
+  /// The departure of the last stop told as ended, so that none is told twice.
+  private var lastEnded: Date?
 
   init(policy: StopPolicy) {
     self.policy = policy
@@ -20,17 +23,29 @@ struct CurrentStopTracker {
     self.following = following
   }
 
-  /// A row capture kept (a move or a held sample), in time order.
-  mutating func kept(_ sample: RouteSample) {
-    if let last = tail.last, sample.timestamp <= last.timestamp { return }
+  /// A row capture kept (a move or a held sample), in time order; the stop it ended for
+  /// good (`StopPolicy.isOver`), if one of at least the minimum did: the very stop
+  /// `shift show` lists, read by the same policy from the same rows.
+  @discardableResult
+  mutating func kept(_ sample: RouteSample) -> Stop? {
+    if let last = tail.last, sample.timestamp <= last.timestamp { return nil }
     tail.append(sample)
-    guard let standing = ongoing(now: sample.timestamp) else {
+    let stops = following.stops(in: tail, now: sample.timestamp)
+    var ended: Stop?
+    if let left = stops.last(where: { $0.end != .ongoing }), policy.isOver(left, latest: sample),
+      left.duration >= policy.minimumStop, lastEnded.map({ left.departure > $0 }) ?? true
+    {
+      ended = left
+      lastEnded = left.departure
+    }
+    guard let open = stops.last, open.end == .ongoing || !policy.isOver(open, latest: sample) else {
       tail.removeFirst(max(0, tail.count - 2))
-      return
+      return ended
     }
     // Keep the row before the arrival too, so the stop is still seen arriving.
-    let arrivalRow = tail.lastIndex { $0.timestamp <= standing.arrival } ?? 0
+    let arrivalRow = tail.lastIndex { $0.timestamp <= open.arrival } ?? 0
     tail.removeFirst(max(0, arrivalRow - 1))
+    return ended
   }
 
   /// The stop going on at `now` (the receiver's time), once it has lasted the minimum.

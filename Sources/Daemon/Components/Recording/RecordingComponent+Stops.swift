@@ -1,0 +1,34 @@
+import ControlProtocol
+import DashPilotCore
+import FoundationEssentials
+import Store
+
+// `stop.ended`: a stop is over for good (`CurrentStopTracker`, `StopPolicy.isOver`), told
+// the moment the row that ends it is kept, as `shift show` will list it (the same policy on
+// the same rows, named by the same places). The uplink queues it as the fleet's `stop`
+// message.
+extension RecordingComponent {
+  /// A row capture kept, as the store reads it back (position to 1e-7 degree, time to the
+  /// millisecond), so that the stop is `shift show`'s to the last digit.
+  func stopKept(_ sample: RouteSample) {
+    let row = (try? SampleStore.storedForm(of: sample)) ?? sample
+    if let ended = currentStop.kept(row) { announceEnded(ended) }
+  }
+
+  private func announceEnded(_ stop: Stop) {
+    let place = stop.place(in: places)
+    let wire = WireStop(stop, place: place)
+    let shift = openShiftID
+    let line = StopWording.duration(stop.duration, cut: wire.cut)
+    let position = "\(Self.degrees(stop.position.latitude)), \(Self.degrees(stop.position.longitude))"
+    context?.announce(
+      .stopEnded(.init(shift: shift, stop: wire)),
+      "stopped \(line) at \(place?.name ?? position), from \(Self.time(stop.arrival)) to \(Self.time(stop.departure))",
+      priority: .info)
+  }
+
+  /// To 5 decimals (about a metre), as a person reads a position.
+  private static func degrees(_ value: Double) -> Double { (value * 100_000).rounded() / 100_000 }
+
+  private static func time(_ date: Date) -> String { UTCTimestamp.string(date) ?? "?" }
+}
