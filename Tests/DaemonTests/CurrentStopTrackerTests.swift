@@ -43,4 +43,25 @@ struct CurrentStopTrackerTests {
     #expect(longestTail <= 12, "\(longestTail)")
     #expect(tracker.current(now: samples[samples.count - 1].timestamp.addingTimeInterval(600)) == nil)
   }
+
+  /// `stop.ended`: each stop is told once, when a kept row lies away from where it stood,
+  /// and is the very stop the policy reads from all the rows afterwards (the city drive's
+  /// first move after its 7-minute stop is still beside it, so it is not over yet then).
+  @Test func eachStopEndedIsThePolicysStopFromAllTheRowsToldOnce() throws {
+    let drive = try DriveFixture.named("city-drive")
+    let samples = try GPSDLogReplay.replay(contentsOf: drive.json).samples
+    let policy = StopPolicy()
+    var tracker = CurrentStopTracker(policy: policy)
+    var told: [(stop: Stop, at: Date)] = []
+    for sample in samples {
+      if let ended = tracker.kept(sample) { told.append((ended, sample.timestamp)) }
+    }
+    let whole = policy.stops(in: samples).filter { $0.end != .recordingEnded }
+    #expect(told.map(\.stop) == whole)
+    let stop = try #require(told.first)
+    #expect(stop.stop.arrival == UTCTimestamp.parse("2024-05-01T10:10:01.000Z"))
+    #expect(stop.stop.end == .departed)
+    // Told after its departure, once a row lay away from it: not at the departure itself.
+    #expect(stop.at > stop.stop.departure, "\(stop.at) \(stop.stop.departure)")
+  }
 }
