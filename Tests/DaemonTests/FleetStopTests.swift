@@ -7,7 +7,8 @@ import Testing
 /// the depot of `PlacesDaemonTests` around its 5-minute stop, tells the stop as it ends
 /// (`stop.ended` on `events`) and a real mosquitto carries it to the office on
 /// `PREFIX/stop`: the very stop `shift show` lists afterwards, read by the same policy from
-/// the same rows. The 60 s red light is no stop, and the stand the drive ends in is going on.
+/// the same rows. The 60 s red light is no stop; the stand the drive ends in is told when the
+/// shift is ended by hand, cut by its end.
 @Suite("the stop message, against a real mosquitto", .serialized, .requiresMosquitto, .requiresGPSD)
 struct FleetStopTests {
   @Test("the depot stop is told once as it ends, equal to shift show's, named by the depot")
@@ -68,5 +69,22 @@ struct FleetStopTests {
     #expect(NSDictionary(dictionary: shown[0]).isEqual(to: sent), "\(shown[0])\n\(sent)")
     #expect(shown.last?["end"] as? String == "ongoing")
     #expect(events.all("stop.ended").count == 1)
+
+    // Ended by hand while standing: the stand is told, cut by the shift's end, before the
+    // shift's end is; it is shift show's last stop of the ended shift.
+    #expect(try daemon.control(["shift", "end"]).status == 0)
+    let cut = try #require(events.wait(for: "shift.ended", timeout: 30), "\(daemon.log)")
+    #expect(
+      events.events.map(\.type).filter { $0 == "stop.ended" || $0 == "shift.ended" }
+        == ["stop.ended", "stop.ended", "shift.ended"], "\(cut)")
+    #expect(rig.dispatcher.wait(timeout: 30) { $0.filter { $0.topic == stopTopic }.count == 2 }, "\(daemon.log)")
+    let last = try #require(
+      rig.dispatcher.received.filter { $0.topic == stopTopic }.last?.json["stop"] as? [String: Any])
+    #expect(last["arrival"] as? String == PlacesDaemonTests.at(1019))
+    #expect(last["end"] as? String == "shift_ended" && last["cut"] as? String == "still stopped when the shift ended")
+    let ended = try #require(try daemon.controlJSON(["shift", "show", "1"])["stops"] as? [[String: Any]])
+    #expect(ended.count == 2)
+    #expect(NSDictionary(dictionary: ended[0]).isEqual(to: sent))
+    #expect(NSDictionary(dictionary: ended[1]).isEqual(to: last), "\(ended[1])\n\(last)")
   }
 }

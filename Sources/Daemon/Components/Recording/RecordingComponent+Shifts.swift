@@ -45,6 +45,7 @@ extension RecordingComponent {
       ended = try store.endShift(open.id, at: coordinator.shiftEndStamp(now: now))
       distance = try store.recordedDistance(ofShift: ended.id)
     }
+    stopCut(byEndOf: ended)
     let summary = figure.summary(of: ended, distance: distance)
     context?.announce(
       .shiftEnded(.init(shift: ended.id, summary: summary.summary, endedBy: .manual, endedAt: ended.shift.endedAt)),

@@ -12,13 +12,20 @@ extension RecordingComponent {
   /// millisecond), so that the stop is `shift show`'s to the last digit.
   func stopKept(_ sample: RouteSample) {
     let row = (try? SampleStore.storedForm(of: sample)) ?? sample
-    if let ended = currentStop.kept(row) { announceEnded(ended) }
+    if let ended = currentStop.kept(row) { announceEnded(ended, shift: openShiftID) }
   }
 
-  private func announceEnded(_ stop: Stop) {
+  /// A shift ended by hand with the vehicle standing: the stop its end cut, as `shift show`
+  /// lists it, told before the shift's end is.
+  func stopCut(byEndOf ended: StoredShift) {
+    guard let end = ended.shift.endedAt, end >= ended.shift.startedAt else { return }
+    let window = DateInterval(start: ended.shift.startedAt, end: end)
+    if let cut = currentStop.shiftEnded(window) { announceEnded(cut, shift: ended.id) }
+  }
+
+  private func announceEnded(_ stop: Stop, shift: Int64?) {
     let place = stop.place(in: places)
     let wire = WireStop(stop, place: place)
-    let shift = openShiftID
     let line = StopWording.duration(stop.duration, cut: wire.cut)
     let position = "\(Self.degrees(stop.position.latitude)), \(Self.degrees(stop.position.longitude))"
     context?.announce(

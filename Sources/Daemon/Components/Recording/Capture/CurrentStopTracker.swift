@@ -48,6 +48,18 @@ struct CurrentStopTracker {
     return ended
   }
 
+  /// The stop the end of a shift cut (the vehicle stood when `window` ended), if one of at
+  /// least the minimum did, as `shift show` lists it: the policy on the rows within the
+  /// shift's window. The rows are let go: the next shift's stops are its own.
+  mutating func shiftEnded(_ window: DateInterval) -> Stop? {
+    defer { tail = [] }
+    guard let stop = policy.stops(in: tail.filter { $0.timestamp <= window.end }, window: window).last,
+      stop.end == .shiftEnded, lastEnded.map({ stop.departure > $0 }) ?? true
+    else { return nil }
+    lastEnded = stop.departure
+    return stop
+  }
+
   /// The stop going on at `now` (the receiver's time), once it has lasted the minimum.
   func current(now: Date) -> Stop? {
     guard let stop = ongoing(now: now), stop.duration >= policy.minimumStop else { return nil }
