@@ -64,4 +64,27 @@ struct CurrentStopTrackerTests {
     // Told after its departure, once a row lay away from it: not at the departure itself.
     #expect(stop.at > stop.stop.departure, "\(stop.at) \(stop.stop.departure)")
   }
+
+  /// A shift started by hand with the vehicle standing: the stop it leaves began with the
+  /// shift, as `shift show` reads it from the shift's window, not when the rows began.
+  @Test func aStopStandingFromTheShiftsStartBeganWithTheShift() throws {
+    let t0 = Date(timeIntervalSince1970: 1_714_557_600)
+    let here = GeoCoordinate(latitude: 51.5, longitude: -0.12)
+    func row(_ second: Double, north: Double = 0, speed: Double = 0, held: Bool = false) -> RouteSample {
+      RouteSample(
+        timestamp: t0 + second, coordinate: GeoCoordinate(latitude: here.latitude + north / 111_320, longitude: -0.12),
+        horizontalAccuracy: 3, speed: speed, captureSessionID: CaptureSessionID("cs-1"), isHeld: held)
+    }
+    var rows = [row(2)]
+    for minute in 1...4 { rows.append(row(2 + 60 * Double(minute), held: true)) }
+    for second in 1...5 { rows.append(row(242 + Double(second), north: 10 * Double(second), speed: 10)) }
+    let policy = StopPolicy()
+    var tracker = CurrentStopTracker(policy: policy)
+    tracker.shiftStarted(at: t0)
+    let told = rows.compactMap { tracker.kept($0) }
+    let shown = policy.stops(in: rows, window: DateInterval(start: t0, end: t0 + 247))
+    #expect(shown.count == 1)
+    #expect(shown.first?.start == .shiftStarted && shown.first?.arrival == t0)
+    #expect(told == shown)
+  }
 }

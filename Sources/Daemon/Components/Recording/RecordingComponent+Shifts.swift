@@ -23,6 +23,7 @@ extension RecordingComponent {
       coordinator.shiftStarted(shift.id, stamped: stamp, now: now)
       try beginCapture(shiftID: shift.id)
     }
+    currentStop.shiftStarted(at: shift.shift.startedAt)
     context?.announce(
       .shiftStarted(.init(shift: shift.id, startedBy: .manual, startedAt: shift.shift.startedAt)),
       "shift \(shift.id) started; capture is on")

@@ -15,6 +15,9 @@ struct CurrentStopTracker {
   private let following: StopPolicy
   /// The departure of the last stop told as ended, so that none is told twice.
   private var lastEnded: Date?
+  /// When the shift capture runs for began, once told (`shiftStarted`): a stop the vehicle
+  /// stood in from its first row began with the shift, as `shift show` reads it.
+  private var shiftStart: Date?
 
   init(policy: StopPolicy) {
     self.policy = policy
@@ -32,11 +35,12 @@ struct CurrentStopTracker {
     tail.append(sample)
     let stops = following.stops(in: tail, now: sample.timestamp)
     var ended: Stop?
-    if let left = stops.last(where: { $0.end != .ongoing }), policy.isOver(left, latest: sample),
-      left.duration >= policy.minimumStop, lastEnded.map({ left.departure > $0 }) ?? true
-    {
-      ended = left
-      lastEnded = left.departure
+    if let over = stops.last(where: { $0.end != .ongoing }), policy.isOver(over, latest: sample) {
+      let left = withShiftStart(over, now: sample.timestamp)
+      if left.duration >= policy.minimumStop, lastEnded.map({ left.departure > $0 }) ?? true {
+        ended = left
+        lastEnded = left.departure
+      }
     }
     guard let open = stops.last, open.end == .ongoing || !policy.isOver(open, latest: sample) else {
       tail.removeFirst(max(0, tail.count - 2))
@@ -48,11 +52,25 @@ struct CurrentStopTracker {
     return ended
   }
 
+  /// A shift began at `start` (the vehicle may stand): the rows before it are let go.
+  mutating func shiftStarted(at start: Date) {
+    tail = []
+    shiftStart = start
+  }
+
+  /// `stop` as the shift's window reads it, when the rows it was read from begin at the
+  /// shift's start: the policy again, over the same rows, with the window's start.
+  private func withShiftStart(_ stop: Stop, now: Date) -> Stop {
+    guard case .recordingBegan = stop.start, let start = shiftStart, start <= now else { return stop }
+    let window = DateInterval(start: start, end: now)
+    return policy.stops(in: tail, window: window).first { $0.departure == stop.departure } ?? stop
+  }
+
   /// The stop the end of a shift cut (the vehicle stood when `window` ended), if one of at
   /// least the minimum did, as `shift show` lists it: the policy on the rows within the
   /// shift's window. The rows are let go: the next shift's stops are its own.
   mutating func shiftEnded(_ window: DateInterval) -> Stop? {
-    defer { tail = [] }
+    defer { (tail, shiftStart) = ([], nil) }
     guard let stop = policy.stops(in: tail.filter { $0.timestamp <= window.end }, window: window).last,
       stop.end == .shiftEnded, lastEnded.map({ stop.departure > $0 }) ?? true
     else { return nil }
