@@ -12,7 +12,25 @@ extension RecordingComponent {
   /// millisecond), so that the stop is `shift show`'s to the last digit.
   func stopKept(_ sample: RouteSample) {
     let row = (try? SampleStore.storedForm(of: sample)) ?? sample
-    if let ended = currentStop.kept(row) { announceEnded(ended, shift: openShiftID) }
+    guard let ended = currentStop.kept(row) else { return }
+    // Only a stop within the open shift is told: one standing between shifts (before a
+    // shift that starts on movement, or the stand a hands-free shift ended after) is in
+    // no shift that `shift show` lists (its departure is the shift's start at the latest).
+    // A shift resumed at start-up began before the rows.
+    guard let shift = openShiftID, currentStop.shiftStart.map({ ended.departure > $0 }) ?? true else { return }
+    announceEnded(ended, shift: shift)
+  }
+
+  /// The coordinator's events, announced; a shift it started or ended by itself
+  /// (`Start=movement`) tells the stop tracker, whose stops are the shift's.
+  func announceFollowingShifts(_ report: EventReport) {
+    switch report.event {
+    case .shiftStarted(let started): currentStop.shiftStarted(at: started.startedAt ?? .distantPast)
+    // A hands-free shift ends at its last moving or kept fix: no stop of it is cut.
+    case .shiftEnded: currentStop.shiftStarted(at: .distantFuture)
+    default: break
+    }
+    context?.announce(report)
   }
 
   /// A shift ended by hand with the vehicle standing: the stop its end cut, as `shift show`

@@ -259,7 +259,7 @@ public final class RecordingComponent: DaemonComponent {
     for action in actions {
       switch action {
       case let .announce(report):
-        context.announce(report)
+        announceFollowingShifts(report)
       case let .log(priority, message, fields):
         context.logger.log(priority, message, fields: fields)
       case let .observeFix(fix):
@@ -278,6 +278,7 @@ public final class RecordingComponent: DaemonComponent {
     guard let store, let context else { return }
     do {
       try store.redateShiftStart(shift, to: start)
+      currentStop.shiftStarted(at: start)
       context.logger.notice(
         "shift \(shift) was dated by the wall clock, \(Int(wallClockError.rounded())) s off the receiver's time; its start is re-dated to the receiver's",
         fields: LogFields(shift: shift, reason: "wall clock disagrees with the receiver"))

@@ -16,8 +16,9 @@ struct CurrentStopTracker {
   /// The departure of the last stop told as ended, so that none is told twice.
   private var lastEnded: Date?
   /// When the shift capture runs for began, once told (`shiftStarted`): a stop the vehicle
-  /// stood in from its first row began with the shift, as `shift show` reads it.
-  private var shiftStart: Date?
+  /// stood in from its first row began with the shift, as `shift show` reads it, and none
+  /// that arrived before is told. The far future between shifts; nil for a shift resumed.
+  private(set) var shiftStart: Date?
 
   init(policy: StopPolicy) {
     self.policy = policy
@@ -54,7 +55,7 @@ struct CurrentStopTracker {
 
   /// A shift began at `start` (the vehicle may stand): the rows before it are let go.
   mutating func shiftStarted(at start: Date) {
-    tail = []
+    tail.removeAll { $0.timestamp < start }
     shiftStart = start
   }
 
@@ -68,9 +69,10 @@ struct CurrentStopTracker {
 
   /// The stop the end of a shift cut (the vehicle stood when `window` ended), if one of at
   /// least the minimum did, as `shift show` lists it: the policy on the rows within the
-  /// shift's window. The rows are let go: the next shift's stops are its own.
+  /// shift's window. The rows are let go, and none is told until a shift starts again: the
+  /// next shift's stops are its own.
   mutating func shiftEnded(_ window: DateInterval) -> Stop? {
-    defer { (tail, shiftStart) = ([], nil) }
+    defer { (tail, shiftStart) = ([], .distantFuture) }
     guard let stop = policy.stops(in: tail.filter { $0.timestamp <= window.end }, window: window).last,
       stop.end == .shiftEnded, lastEnded.map({ stop.departure > $0 }) ?? true
     else { return nil }
