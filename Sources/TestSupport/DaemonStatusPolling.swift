@@ -1,3 +1,4 @@
+import DashPilotCore
 import Foundation
 
 #if canImport(Glibc)
@@ -32,6 +33,18 @@ extension DaemonUnderTest {
       usleep(200_000)
     } while Date() < deadline
     return nil
+  }
+
+  /// Waits until the daemon has heard the drive up to `lastFix` and stored everything it
+  /// kept (the shift's usable positions equal capture's accepted fixes); the last status,
+  /// or nil on timeout.
+  public func waitUntilRecorded(through lastFix: Date, timeout: Double = 120) -> [String: Any]? {
+    waitForStatus(timeout: timeout) { status in
+      guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = UTCTimestamp.parse(text),
+        seen >= lastFix, let accepted = status.object("capture")?["accepted"] as? Int
+      else { return false }
+      return status.object("shift.distance")?["usable_positions"] as? Int == accepted
+    }
   }
 }
 

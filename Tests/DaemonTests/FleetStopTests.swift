@@ -28,12 +28,7 @@ struct FleetStopTests {
     let events = try EventFollower(socketPath: daemon.socketPath)
     receiver.startFeeding()
 
-    let recorded = daemon.waitForStatus(timeout: 120) { status in
-      guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = UTCTimestamp.parse(text),
-        seen >= DaemonStopsDrive.lastFix, let accepted = status.object("capture")?["accepted"] as? Int
-      else { return false }
-      return status.object("shift.distance")?["usable_positions"] as? Int == accepted
-    }
+    let recorded = daemon.waitUntilRecorded(through: DaemonStopsDrive.lastFix)
     try #require(recorded != nil, "the drive was not recorded: \(daemon.log)")
     let told = try #require(events.wait(for: "stop.ended", timeout: 30), "\(daemon.log)")
     // Queued with the event; the office hears it once the broker has it.

@@ -45,12 +45,7 @@ struct PlacesDaemonTests {
     #expect(try daemon.control(["shift", "start"]).status == 0)
     let events = try EventFollower(socketPath: daemon.socketPath)
     receiver.startFeeding()
-    let recorded = daemon.waitForStatus(timeout: 120) { status in
-      guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = UTCTimestamp.parse(text),
-        seen >= DaemonStopsDrive.lastFix, let accepted = status.object("capture")?["accepted"] as? Int
-      else { return false }
-      return status.object("shift.distance")?["usable_positions"] as? Int == accepted
-    }
+    let recorded = daemon.waitUntilRecorded(through: DaemonStopsDrive.lastFix)
     try #require(recorded != nil, "the drive was not recorded: \(daemon.log)")
 
     // 10 m a second north into the depot: the first fix inside is 1090 m north, 100.1 m from

@@ -28,12 +28,7 @@ struct ShiftStopsCommandTests {
     #expect(daemon.waitForStatus(timeout: 20) { $0.object("gpsd")?["connected"] as? Bool == true } != nil)
     #expect(try daemon.control(["shift", "start"]).status == 0)
     receiver.startFeeding()
-    let recorded = daemon.waitForStatus(timeout: 120) { status in
-      guard let text = status.object("gpsd")?["last_fix_at"] as? String, let seen = UTCTimestamp.parse(text),
-        seen >= DaemonStopsDrive.lastFix, let accepted = status.object("capture")?["accepted"] as? Int
-      else { return false }
-      return status.object("shift.distance")?["usable_positions"] as? Int == accepted
-    }
+    let recorded = daemon.waitUntilRecorded(through: DaemonStopsDrive.lastFix)
     try #require(recorded != nil, "the drive was not recorded: \(daemon.log)")
 
     // Still standing at the end of the drive: the open shift's last stop is going on.
