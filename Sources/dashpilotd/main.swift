@@ -7,18 +7,22 @@ import Daemon
 // dashpilotd: the components, started in this order and stopped in reverse. Guidance
 // hears of every fix the recording component reads from gpsd; the uplink, when configured,
 // queues what the recording component's store commits and publishes it to the broker, with
-// the latest accepted sample as the car's position; retention deletes what [Store] KeepDays= and FreeSpaceFloor= say may go, through the
+// the latest accepted sample as the car's position; the jobs hear the recording
+// component's stops; retention deletes what [Store] KeepDays= and FreeSpaceFloor= say may go, through the
 // recording component's store.
 exit(
   DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())) { configuration in
     let recording = RecordingComponent(configuration: configuration, batchPolicy: configuration.batchPolicy)
     let guidance = GuidanceComponent(configuration: configuration)
     recording.addFixObserver(guidance)
+    let jobs = JobsComponent(configuration: configuration)
+    recording.addStoreOpenedHandler(jobs.storeOpened)
+    recording.addStopObserver(jobs)
     let retention = RetentionComponent(configuration: configuration, recording: recording)
     // The fleet uplink only with an [Uplink] section: otherwise no outbox, no connection.
-    guard let section = configuration.uplink else { return [recording, guidance, retention] }
+    guard let section = configuration.uplink else { return [recording, guidance, jobs, retention] }
     let uplink = UplinkComponent(configuration: configuration, uplink: section)
     recording.addFixObserver(uplink)
     recording.addStoreOpenedHandler(uplink.storeOpened)
-    return [recording, guidance, uplink, retention]
+    return [recording, guidance, jobs, uplink, retention]
   })

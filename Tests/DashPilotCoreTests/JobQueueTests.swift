@@ -18,8 +18,8 @@ import Testing
     return rows
   }
 
-  static func job(_ id: String, north: Double, east: Double = 0, radius: Double = Job.defaultRadius) -> Job {
-    Job(id: id, name: "job \(id)", destination: StopRows.place(north: north, east: east), radius: radius)
+  static func job(_ id: String, north: Double, east: Double = 0, radius: Double = DeliveryJob.defaultRadius) -> DeliveryJob {
+    DeliveryJob(id: id, name: "job \(id)", destination: StopRows.place(north: north, east: east), radius: radius)
   }
 
   /// The stop as it is while it goes on at `t` (what `stop.started` reads), and as it ended.

@@ -21,7 +21,8 @@ extension DaemonEvent {
     case .shiftImported(let fields): fields.shift
     case .shiftEnded(let fields): fields.shift
     case .storeError(let fields): fields.shift
-    case .stopEnded(let fields): fields.shift
+    case .stopStarted(let fields), .stopEnded(let fields): fields.shift
+    case .jobArrived(let fields), .jobVisited(let fields), .jobNotReached(let fields): fields.shift
     default: nil
     }
   }

@@ -40,7 +40,12 @@ public enum DaemonEvent: Sendable, Hashable {
   case placeEntered(PlaceCrossing)
   case placeLeft(PlaceCrossing)
 
-  case stopEnded(StopEnded)
+  case stopStarted(StopFields)
+  case stopEnded(StopFields)
+
+  case jobArrived(JobTold)
+  case jobVisited(JobTold)
+  case jobNotReached(JobTold)
 
   case guidanceRouteLoaded(RouteFollowed)
   case guidanceRoutePlanned(RouteFollowed)
@@ -85,7 +90,11 @@ public enum DaemonEvent: Sendable, Hashable {
     case uplinkOutboxOverflow = "uplink.outbox_overflow"
     case placeEntered = "place.entered"
     case placeLeft = "place.left"
+    case stopStarted = "stop.started"
     case stopEnded = "stop.ended"
+    case jobArrived = "job.arrived"
+    case jobVisited = "job.visited"
+    case jobNotReached = "job.not_reached"
     case guidanceRouteLoaded = "guidance.route_loaded"
     case guidanceRoutePlanned = "guidance.route_planned"
     case guidanceCleared = "guidance.cleared"
@@ -133,7 +142,11 @@ public enum DaemonEvent: Sendable, Hashable {
     case .uplinkOutboxOverflow: .uplinkOutboxOverflow
     case .placeEntered: .placeEntered
     case .placeLeft: .placeLeft
+    case .stopStarted: .stopStarted
     case .stopEnded: .stopEnded
+    case .jobArrived: .jobArrived
+    case .jobVisited: .jobVisited
+    case .jobNotReached: .jobNotReached
     case .guidanceRouteLoaded: .guidanceRouteLoaded
     case .guidanceRoutePlanned: .guidanceRoutePlanned
     case .guidanceCleared: .guidanceCleared
@@ -178,7 +191,8 @@ public enum DaemonEvent: Sendable, Hashable {
     case .storeChecked(let fields): fields
     case .storeReplaced(let fields): fields
     case .placeEntered(let fields), .placeLeft(let fields): fields
-    case .stopEnded(let fields): fields
+    case .stopStarted(let fields), .stopEnded(let fields): fields
+    case .jobArrived(let fields), .jobVisited(let fields), .jobNotReached(let fields): fields
     case .guidanceRouteLoaded(let fields), .guidanceRoutePlanned(let fields): fields
     case .guidanceNavigateRequested(let fields): fields
     case .guidanceNavigateFailed(let fields): fields
@@ -235,7 +249,11 @@ public enum DaemonEvent: Sendable, Hashable {
     case .uplinkOutboxOverflow: self = .uplinkOutboxOverflow
     case .placeEntered: self = .placeEntered(try PlaceCrossing(from: decoder))
     case .placeLeft: self = .placeLeft(try PlaceCrossing(from: decoder))
-    case .stopEnded: self = .stopEnded(try StopEnded(from: decoder))
+    case .stopStarted: self = .stopStarted(try StopFields(from: decoder))
+    case .stopEnded: self = .stopEnded(try StopFields(from: decoder))
+    case .jobArrived: self = .jobArrived(try JobTold(from: decoder))
+    case .jobVisited: self = .jobVisited(try JobTold(from: decoder))
+    case .jobNotReached: self = .jobNotReached(try JobTold(from: decoder))
     case .guidanceRouteLoaded: self = .guidanceRouteLoaded(try RouteFollowed(from: decoder))
     case .guidanceRoutePlanned: self = .guidanceRoutePlanned(try RouteFollowed(from: decoder))
     case .guidanceCleared: self = .guidanceCleared

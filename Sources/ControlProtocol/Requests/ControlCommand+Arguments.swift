@@ -6,7 +6,9 @@ extension ControlCommand {
   /// The members of `args`; empty for a request without arguments (then no `args` is sent).
   var arguments: [String: JSONValue] {
     switch self {
-    case .status, .shiftStart, .shiftEnd, .routeClear, .events: return [:]
+    case .status, .shiftStart, .shiftEnd, .routeClear, .events, .jobList: return [:]
+    case .jobCancel(let id): return ["id": .string(id)]
+    case .jobAssign(let job): return JobArguments.members(of: job)
     case .shifts(let page):
       var members: [String: JSONValue] = ["limit": .number(Double(page.limit))]
       if let before = page.before { members["before"] = .number(Double(before)) }

@@ -1,3 +1,5 @@
+import DashPilotCore
+
 /// Every request the socket understands, each with its checked arguments: a handler
 /// switches on one value and finds what it needs in the case it matched.
 ///
@@ -25,6 +27,12 @@ public enum ControlCommand: Sendable, Hashable {
   case backup(BackupArguments)
   /// A new places file, validated, written over the configured one and in effect at once.
   case placesLoad(PlacesLoadArguments)
+  /// A job for the car: queued after those it has, once per id.
+  case jobAssign(DeliveryJob)
+  /// Takes a job off the queue.
+  case jobCancel(id: String)
+  /// The queue, and the jobs done in this shift (or the last).
+  case jobList
 
   /// Which request this is, without its arguments: what a component claims, what a
   /// configuration allows, and, as its raw value, what a request's `cmd` holds.
@@ -43,6 +51,9 @@ public enum ControlCommand: Sendable, Hashable {
     case events
     case backup
     case placesLoad = "places.load"
+    case jobAssign = "job.assign"
+    case jobCancel = "job.cancel"
+    case jobList = "job.list"
 
     /// Whether the request changes what the daemon records or follows. Such requests are
     /// only for root, the daemon's own user and members of the socket group; anyone who
@@ -50,8 +61,9 @@ public enum ControlCommand: Sendable, Hashable {
     public var changesState: Bool {
       switch self {
       // A backup writes a file as the daemon's user: only for those who may change state.
-      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup, .placesLoad: true
-      case .status, .shifts, .shiftShow, .export, .report, .events: false
+      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup, .placesLoad, .jobAssign, .jobCancel:
+        true
+      case .status, .shifts, .shiftShow, .export, .report, .events, .jobList: false
       }
     }
   }
@@ -72,6 +84,9 @@ public enum ControlCommand: Sendable, Hashable {
     case .events: .events
     case .backup: .backup
     case .placesLoad: .placesLoad
+    case .jobAssign: .jobAssign
+    case .jobCancel: .jobCancel
+    case .jobList: .jobList
     }
   }
 

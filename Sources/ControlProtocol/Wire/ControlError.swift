@@ -21,6 +21,8 @@ public struct ControlError: Error, Sendable, Hashable, Codable {
     case idleTimeout = "idle_timeout"
     case notFound = "not_found"
     case conflict = "conflict"
+    /// A queue the request would grow is at its bound (`job.assign`).
+    case queueFull = "queue_full"
     case failed = "failed"
     case shuttingDown = "shutting_down"
   }

@@ -21,6 +21,7 @@ public enum ConfigurationValidator {
     "Shift": ["Start", "EndAfterStop", "StartDistance", "EndAtPlace", "EndAfterStopAtPlace"],
     "Stops": ["MinimumStop"],
     "Places": ["File"],
+    "Jobs": ["Navigate"],
   ]
 
   public static func apply(
@@ -183,6 +184,12 @@ public enum ConfigurationValidator {
         return "\"\(value)\" is not a duration from 10s to 24h (such as 2min, 120s or 0.5h)"
       }
       configuration.minimumStop = seconds
+    case ("Jobs", "Navigate"):
+      switch value.lowercased() {
+      case "yes", "true", "on", "1": configuration.navigateToJobs = true
+      case "no", "false", "off", "0": configuration.navigateToJobs = false
+      default: return "\"\(value)\" is neither yes nor no"
+      }
     case ("Places", "File"):
       guard value.hasPrefix("/") else { return "\"\(value)\" is not an absolute path" }
       configuration.placesFile = value

@@ -55,6 +55,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
   /// The places read from `placesFile` at start-up (`ConfigurationLoader`): they name the
   /// stops inside them.
   public var places: [Place] = []
+  /// `[Jobs] Navigate=`: when a job is visited, navigate to the next one in the queue.
+  public var navigateToJobs = false
 
   public init() {}
 

@@ -3,17 +3,17 @@ import FoundationEssentials
 /// What happened to a job, for the office (`job.arrived`, `job.visited`, `job.not_reached`).
 public enum JobOutcome: Sendable, Hashable {
   /// A stop began within the job's radius: the car is there.
-  case arrived(Job, JobVisit)
+  case arrived(DeliveryJob, JobVisit)
   /// The stop there ended: the car left, the visit's evidence complete. The job is done.
-  case visited(Job, JobVisit)
+  case visited(DeliveryJob, JobVisit)
   /// The shift ended with the job never reached. The job is done.
-  case notReached(Job)
+  case notReached(DeliveryJob)
 }
 
 /// Why a job was refused, nothing else touched.
 public enum JobRefusal: Error, Sendable, Hashable {
   /// Another job holds the id, with other content.
-  case conflict(existing: Job)
+  case conflict(existing: DeliveryJob)
   /// The queue holds `bound` jobs not done yet.
   case full(bound: Int)
 }
@@ -27,10 +27,10 @@ public enum JobRefusal: Error, Sendable, Hashable {
 public struct JobQueue: Sendable, Hashable {
   /// A job not done yet, and the stop it was arrived in, once one began there.
   public struct Entry: Sendable, Hashable {
-    public var job: Job
+    public var job: DeliveryJob
     public var arrival: JobVisit?
 
-    public init(job: Job, arrival: JobVisit? = nil) {
+    public init(job: DeliveryJob, arrival: JobVisit? = nil) {
       self.job = job
       self.arrival = arrival
     }
@@ -45,11 +45,11 @@ public struct JobQueue: Sendable, Hashable {
   public init(entries: [Entry] = []) { self.entries = entries }
 
   /// The next job to drive to: the first one not arrived at.
-  public var next: Job? { entries.first { $0.arrival == nil }?.job }
+  public var next: DeliveryJob? { entries.first { $0.arrival == nil }?.job }
 
   /// Queues `job` at the end. The same job again (same id, same content) changes nothing
   /// and returns false; another job under a queued id, or a full queue, is refused.
-  public mutating func assign(_ job: Job) throws(JobRefusal) -> Bool {
+  public mutating func assign(_ job: DeliveryJob) throws(JobRefusal) -> Bool {
     if let existing = entries.first(where: { $0.job.id == job.id }) {
       guard existing.job == job else { throw .conflict(existing: existing.job) }
       return false

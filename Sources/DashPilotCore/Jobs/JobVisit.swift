@@ -13,7 +13,7 @@ public struct JobVisit: Sendable, Hashable {
   /// Whether the arrival fell within the job's window; nil for a job without one.
   public var withinWindow: Bool?
 
-  public init(job: Job, stop: Stop) {
+  public init(job: DeliveryJob, stop: Stop) {
     self.stop = stop
     distance = job.distance(from: stop.position)
     var reported = true

@@ -60,6 +60,7 @@ public final class RecordingComponent: DaemonComponent {
   var places: [Place]
   private var source: GPSDSource?
   private var observers: [any FixObserver] = []
+  var stopObservers: [any StopObserver] = []
   private var storeOpenedHandlers: [(SampleStore) throws -> Void] = []
 
   var coordinator: RecordingCoordinator

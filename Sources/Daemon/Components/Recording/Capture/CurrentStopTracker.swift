@@ -15,6 +15,8 @@ struct CurrentStopTracker {
   private let following: StopPolicy
   /// The departure of the last stop told as ended, so that none is told twice.
   private var lastEnded: Date?
+  /// The arrival of the last stop told as started, so that none is told twice.
+  private var lastStarted: Date?
   /// When the shift capture runs for began, once told (`shiftStarted`): a stop the vehicle
   /// stood in from its first row began with the shift, as `shift show` reads it, and none
   /// that arrived before is told. The far future between shifts; nil for a shift resumed.
@@ -78,6 +80,16 @@ struct CurrentStopTracker {
     else { return nil }
     lastEnded = stop.departure
     return stop
+  }
+
+  /// The stop going on at `now`, the first time it has lasted the minimum (`stop.started`);
+  /// nil before, after, and for one told already.
+  mutating func started(now: Date) -> Stop? {
+    guard let stop = current(now: now), lastStarted.map({ stop.arrival > $0 }) ?? true,
+      lastEnded.map({ stop.arrival >= $0 }) ?? true
+    else { return nil }
+    lastStarted = stop.arrival
+    return withShiftStart(stop, now: now)
   }
 
   /// The stop going on at `now` (the receiver's time), once it has lasted the minimum.

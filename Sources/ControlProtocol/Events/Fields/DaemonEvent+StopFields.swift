@@ -1,10 +1,11 @@
 import FoundationEssentials
 
 extension DaemonEvent {
-  /// A stop ended for good (the vehicle left it, or capture was lost while it stood): the
-  /// stop as `shift show` lists it afterwards (`WireStop`'s fields, the same policy on the
-  /// same rows) and the shift it was in.
-  public struct StopEnded: Sendable, Hashable, Codable {
+  /// `stop.ended`: a stop ended for good (the vehicle left it, or capture was lost while it
+  /// stood): the stop as `shift show` lists it afterwards (`WireStop`'s fields, the same
+  /// policy on the same rows) and the shift it was in. `stop.started`: a stop has lasted
+  /// the minimum, as it stands so far (`end` is `ongoing`).
+  public struct StopFields: Sendable, Hashable, Codable {
     public var shift: Int64?
     public var stop: WireStop
 

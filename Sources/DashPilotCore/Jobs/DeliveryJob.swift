@@ -3,7 +3,7 @@ import FoundationEssentials
 /// A stop the office wants made: somewhere to be (a point and a radius around it), with a
 /// name a driver reads and hears, and, if the customer was promised one, a time window.
 /// Sent by `job.assign`; kept by `JobQueue` in the order it came.
-public struct Job: Sendable, Hashable, Codable {
+public struct DeliveryJob: Sendable, Hashable, Codable {
   /// The office's id: once per job, as a fleet command's id is once per command.
   public var id: String
   public var name: String
@@ -23,7 +23,7 @@ public struct Job: Sendable, Hashable, Codable {
   public static let radiusRange: ClosedRange<Double> = 10...1_000
 
   public init(
-    id: String, name: String, destination: GeoCoordinate, radius: Double = Job.defaultRadius,
+    id: String, name: String, destination: GeoCoordinate, radius: Double = DeliveryJob.defaultRadius,
     window: DateInterval? = nil, note: String? = nil
   ) {
     self.id = id
