@@ -16,7 +16,8 @@ public enum DashPilotCLI {
       StatusCommand.self, ShiftStartCommand.self, ShiftEndCommand.self, ShiftsCommand.self, ShiftShowCommand.self,
       ExportCommand.self, ReportCommand.self, ImportCommand.self, RouteLoadCommand.self, RouteClearCommand.self,
       NavigateCommand.self,
-      EventsCommand.self, BackupCommand.self, PlacesLoadCommand.self, ReplayCommand.self,
+      EventsCommand.self, BackupCommand.self, PlacesLoadCommand.self, JobsCommand.self, JobAssignCommand.self,
+      JobCancelCommand.self, ReplayCommand.self,
     ]
   }
 

@@ -71,6 +71,8 @@ struct ShiftRenderer {
             place: stop.place))
     }
     lines.append(indent + "Time: " + detail.time.summary)
-    return lines + detail.time.qualifyingSentences.map { indent + indent + $0 }
+    lines += detail.time.qualifyingSentences.map { indent + indent + $0 }
+    guard !detail.jobs.isEmpty else { return lines }
+    return lines + [indent + "Jobs:"] + detail.jobs.map { indent + indent + JobLines.line($0) }
   }
 }

@@ -70,9 +70,10 @@ public struct UplinkConfiguration: Sendable, Hashable {
     self.allowedCommands = allowedCommands
   }
 
-  /// What a dispatcher needs: the car's state, its shift, and where it should drive.
+  /// What a dispatcher needs: the car's state, its shift, where it should drive and the
+  /// jobs it should do.
   public static let defaultAllowedCommands: Set<ControlCommand.Kind> = [
-    .status, .shiftStart, .shiftEnd, .navigate, .routeLoad, .routeClear,
+    .status, .shiftStart, .shiftEnd, .navigate, .routeLoad, .routeClear, .jobAssign, .jobCancel, .jobList,
   ]
 
   public var usesTLS: Bool { caFile != nil }

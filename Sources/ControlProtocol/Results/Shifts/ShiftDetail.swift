@@ -11,10 +11,13 @@ public struct ShiftDetail: Sendable, Hashable, Codable {
   /// Every stop, oldest first.
   public var stops: [WireStop]
   public var time: WireShiftTime
+  /// The office's jobs done in the shift (`JobLedger.done`): those visited, in the order the
+  /// car arrived, then those not reached by its end.
+  public var jobs: [WireJob]
 
   public init(
     shift: ShiftSummary, qualifyingSentences: [String], captureSessions: Int, gaps: [WireGap] = [],
-    stops: [WireStop], time: WireShiftTime
+    stops: [WireStop], time: WireShiftTime, jobs: [WireJob] = []
   ) {
     self.shift = shift
     self.qualifyingSentences = qualifyingSentences
@@ -22,10 +25,11 @@ public struct ShiftDetail: Sendable, Hashable, Codable {
     self.gaps = gaps
     self.stops = stops
     self.time = time
+    self.jobs = jobs
   }
 
   enum CodingKeys: String, CodingKey {
-    case shift, gaps, stops, time
+    case shift, gaps, stops, time, jobs
     case qualifyingSentences = "qualifying_sentences"
     case captureSessions = "capture_sessions"
   }

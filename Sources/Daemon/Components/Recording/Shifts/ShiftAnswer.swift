@@ -31,7 +31,13 @@ struct ShiftAnswer {
       qualifyingSentences: figure.quality(measured.distance).qualifyingSentences,
       captureSessions: Set(samples.compactMap(\.captureSessionID)).count,
       gaps: try ShiftGaps.wire(measured, store: store), stops: stops.map { WireStop($0, place: $0.place(in: places)) },
-      time: WireShiftTime(time, minimumStop: policy.minimumStop))
+      time: WireShiftTime(time, minimumStop: policy.minimumStop), jobs: try jobs(store))
+  }
+
+  /// The jobs done in the shift, as the ledger told them.
+  func jobs(_ store: SampleStore) throws(StoreError) -> [WireJob] {
+    try store.read { (transaction) throws(StoreError) in try JobLedger().done(inShift: stored.id, in: transaction) }
+      .map(WireJob.init)
   }
 
   /// The stops and the day's time from the same rows as the figure. A completed shift's
