@@ -113,7 +113,12 @@ struct FleetJobsTests {
     )
     let notReached = told[2]
     #expect(((notReached["fields"] as? [String: Any])?["job"] as? [String: Any])?["visit"] is NSNull)
-    #expect((notReached["fields"] as? [String: Any])?["figure"] is NSNull, "\(notReached)")
+    // The shift's figure as it ended: the one shift.ended tells.
+    let ended = try #require(events.all("shift.ended").first)
+    let endFigure = try #require((notReached["fields"] as? [String: Any])?["figure"] as? [String: Any], "\(notReached)")
+    #expect(endFigure["metres"] as? Double == ended.fields["distance_m"] as? Double)
+    #expect(endFigure["summary"] as? String == ended.fields["summary"] as? String)
+    #expect(endFigure["partial"] as? Bool == true, "the drive's 180 s silence is a gap")
 
     // shift show lists them; the queue is empty, the shift's done jobs in order.
     let shown = try #require(try daemon.controlJSON(["shift", "show", "1"])["jobs"] as? [[String: Any]])

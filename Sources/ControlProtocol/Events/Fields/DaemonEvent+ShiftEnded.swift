@@ -11,18 +11,28 @@ extension DaemonEvent {
     public var endedBy: ShiftEndCause
     /// The shift's end as stored; nil on a line from a daemon that did not say.
     @EventTime public var endedAt: Date?
+    /// The figure `summary` words, in metres (to 0.1 m), and whether it is partial; nil when
+    /// it could not be read (or on a line from a daemon that did not say).
+    @ExplicitNull public var distanceMetres: Double?
+    @ExplicitNull public var partial: Bool?
 
-    public init(shift: Int64, summary: String, endedBy: ShiftEndCause = .manual, endedAt: Date? = nil) {
+    public init(
+      shift: Int64, summary: String, endedBy: ShiftEndCause = .manual, endedAt: Date? = nil,
+      distance: RouteDistance? = nil
+    ) {
       self.shift = shift
       self.summary = summary
       self.endedBy = endedBy
       self.endedAt = endedAt
+      distanceMetres = distance.map { ($0.metres * 10).rounded() / 10 }
+      partial = distance?.isPartial
     }
 
     private enum CodingKeys: String, CodingKey {
-      case shift, summary
+      case shift, summary, partial
       case endedBy = "ended_by"
       case endedAt = "ended_at"
+      case distanceMetres = "distance_m"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,6 +42,8 @@ extension DaemonEvent {
       // A daemon before shifts ended by themselves ended them only by hand.
       endedBy = try container.decodeIfPresent(ShiftEndCause.self, forKey: .endedBy) ?? .manual
       _endedAt = try container.decode(EventTime<Date?>.self, forKey: .endedAt)
+      _distanceMetres = try container.decode(ExplicitNull<Double>.self, forKey: .distanceMetres)
+      _partial = try container.decode(ExplicitNull<Bool>.self, forKey: .partial)
     }
   }
 }

@@ -58,16 +58,18 @@ public final class JobsComponent: DaemonComponent, StopObserver {
     if visited, navigates { navigateToNext() }
   }
 
+  /// The shift's figure as it ended, as its event gives it (the shift is closed: status has none).
   private func shiftEnded(_ ended: DaemonEvent.ShiftEnded) {
-    // The figure as the shift ended: its summary (the shift is closed; status has none).
-    record(queue.shiftEnded(), shift: ended.shift, figure: figureSoFar(endedWith: ended.summary))
+    let figure = ended.distanceMetres.map {
+      DaemonEvent.FigureSoFar(metres: $0, partial: ended.partial ?? false, summary: ended.summary)
+    }
+    record(queue.shiftEnded(), shift: ended.shift, figure: figure)
   }
 
   /// The open shift's figure as `status` gives it.
-  private func figureSoFar(endedWith summary: String? = nil) -> DaemonEvent.FigureSoFar? {
+  private func figureSoFar() -> DaemonEvent.FigureSoFar? {
     guard let shift = context?.status()?.shift else { return nil }
-    return DaemonEvent.FigureSoFar(
-      metres: shift.distance.metres, partial: shift.distance.isPartial, summary: summary ?? shift.summary)
+    return DaemonEvent.FigureSoFar(metres: shift.distance.metres, partial: shift.distance.isPartial, summary: shift.summary)
   }
 
   /// Each outcome written to the ledger and announced, in one transaction.

@@ -49,7 +49,9 @@ extension RecordingComponent {
     stopCut(byEndOf: ended)
     let summary = figure.summary(of: ended, distance: distance)
     context?.announce(
-      .shiftEnded(.init(shift: ended.id, summary: summary.summary, endedBy: .manual, endedAt: ended.shift.endedAt)),
+      .shiftEnded(
+        .init(
+          shift: ended.id, summary: summary.summary, endedBy: .manual, endedAt: ended.shift.endedAt, distance: distance)),
       "shift \(ended.id) ended: \(summary.summary)")
     return summary
   }

@@ -40,7 +40,9 @@ extension RecordingCoordinator {
         message = "shift \(shift) ended (\(cause.rawValue)), at \(Self.time(at)): \(summary)"
       }
       return [
-        .announce(EventReport(.shiftEnded(.init(shift: shift, summary: summary, endedBy: cause, endedAt: at)), message))
+        .announce(
+          EventReport(
+            .shiftEnded(.init(shift: shift, summary: summary, endedBy: cause, endedAt: at, distance: distance)), message))
       ]
     }
   }
