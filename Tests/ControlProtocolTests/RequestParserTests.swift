@@ -1,4 +1,5 @@
 import ControlProtocol
+import DashPilotCore
 import Foundation
 import Testing
 
@@ -150,7 +151,8 @@ struct RequestParserTests {
     let changing = ControlCommand.Kind.allCases.filter(\.changesState).map(\.rawValue).sorted()
     #expect(
       changing == [
-        "backup", "import", "navigate", "places.load", "route.clear", "route.load", "shift.end", "shift.start",
+        "backup", "import", "job.assign", "job.cancel", "navigate", "places.load", "route.clear", "route.load",
+        "shift.end", "shift.start",
       ])
   }
 
@@ -172,6 +174,63 @@ struct RequestParserTests {
     #expect(
       message(#"{"v":1,"id":1,"cmd":"places.load","args":{"geojson":3}}"#)
         == #"places.load: "geojson" must be a GeoJSON object, or its text as a string"#)
+  }
+
+  @Test("job.assign: the job read whole, written back as read; each mistake named, nothing else read")
+  func jobAssign() throws {
+    let line =
+      #"{"v":1,"id":"c1","cmd":"job.assign","args":{"id":"A-1","name":"Flowers","destination":{"lat":51.5,"lon":-0.12},"#
+      + #""radius_m":80,"window_start":"2026-12-02T09:00:00Z","window_end":"2026-12-02T11:00:00Z","note":"ring twice"}}"#
+    let request = try RequestParser.parse(Array(line.utf8)).get()
+    let job = DeliveryJob(
+      id: "A-1", name: "Flowers", destination: GeoCoordinate(latitude: 51.5, longitude: -0.12), radius: 80,
+      window: DateInterval(
+        start: Date(timeIntervalSince1970: 1_796_202_000), end: Date(timeIntervalSince1970: 1_796_209_200)),
+      note: "ring twice")
+    #expect(request.command == .jobAssign(job))
+    // Written and read back: the same job.
+    let again = try RequestParser.parse(Array(ControlRequest(id: 1, command: .jobAssign(job)).encodedLine())).get()
+    #expect(again.command == .jobAssign(job))
+    let defaults = try RequestParser.parse(
+      Array(#"{"v":1,"id":1,"cmd":"job.assign","args":{"id":"B","name":"B","destination":{"lat":1,"lon":2}}}"#.utf8)
+    ).get()
+    #expect(
+      defaults.command
+        == .jobAssign(
+          DeliveryJob(id: "B", name: "B", destination: GeoCoordinate(latitude: 1, longitude: 2), radius: 50)))
+
+    let wrong: [(String, String)] = [
+      (#"{"id":"A","name":"A"}"#, #"needs "destination": {"lat":…,"lon":…}, where the job is"#),
+      (#"{"name":"A","destination":{"lat":1,"lon":2}}"#, #"needs "id": the job's id, 1 to 64 bytes"#),
+      (#"{"id":"A","destination":{"lat":1,"lon":2}}"#, #"needs "name": what the driver reads and hears"#),
+      (
+        #"{"id":"A","name":"A","destination":{"lat":1,"lon":2},"radius_m":1001}"#,
+        #""radius_m" must be a number of metres from 10 to 1000"#
+      ),
+      (
+        #"{"id":"A","name":"A","destination":{"lat":1,"lon":2},"window_start":"2026-12-02T09:00:00Z"}"#,
+        #"a window needs both "window_start" and "window_end""#
+      ),
+      (
+        #"{"id":"A","name":"A","destination":{"lat":1,"lon":2},"window_start":"2026-12-02T09:00:00Z","window_end":"2026-12-02T08:00:00Z"}"#,
+        #""window_end" must come after "window_start""#
+      ),
+      (
+        #"{"id":"A","name":"A","destination":{"lat":91,"lon":2}}"#,
+        "destination is not a position on Earth (latitude within ±90, longitude within ±180)"
+      ),
+      (
+        #"{"id":"A","name":"A","destination":{"lat":1,"lon":2},"colour":"red"}"#,
+        #"does not take the argument "colour""#
+      ),
+    ]
+    for (args, expected) in wrong {
+      #expect(message(#"{"v":1,"id":1,"cmd":"job.assign","args":\#(args)}"#) == "job.assign: " + expected, "\(args)")
+    }
+    #expect(
+      message(#"{"v":1,"id":1,"cmd":"job.cancel","args":{}}"#)
+        == #"job.cancel: needs "id": the job's id, 1 to 64 bytes"#)
+    #expect(try RequestParser.parse(Array(#"{"v":1,"id":1,"cmd":"job.list"}"#.utf8)).get().command == .jobList)
   }
 
   @Test("pseudo-random bytes always give an answer, never a trap")

@@ -63,7 +63,7 @@ struct ShiftStopsShapeTests {
       time: WireShiftTime(time, minimumStop: 90))
     let text = ControlCoding.text(detail)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    #expect(Set(object.keys) == ["shift", "qualifying_sentences", "capture_sessions", "gaps", "stops", "time"])
+    #expect(Set(object.keys) == ["shift", "qualifying_sentences", "capture_sessions", "gaps", "stops", "time", "jobs"])
     let read = try ControlCoding.makeDecoder().decode(ShiftDetail.self, from: Data(text.utf8))
     #expect(read.stops == detail.stops)
     #expect(read.stops.first?.cut == nil)

@@ -127,7 +127,7 @@ struct ConfigurationTests {
       ),
       (
         "[Gpsd]\nAddress=localhost:1\n",
-        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Measurement, Places, Routing, Shift, Stops, Store, Uplink"
+        "test.conf:2: Address: unknown section [Gpsd]; sections are Capture, Control, GPSD, Guidance, Jobs, Measurement, Places, Routing, Shift, Stops, Store, Uplink"
       ),
       ("Units=miles\n", "test.conf:1: Units: a key outside any section; put it under its [Section]"),
       (

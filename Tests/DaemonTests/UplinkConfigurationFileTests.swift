@@ -59,7 +59,7 @@ struct UplinkConfigurationFileTests {
   func misspeltSectionListsUplink() {
     #expect(
       error("[Uplnk]\nHost=b\n")
-        == "test.conf:2: Host: unknown section [Uplnk]; sections are Capture, Control, GPSD, Guidance, Measurement, Places, Routing, Shift, Stops, Store, Uplink"
+        == "test.conf:2: Host: unknown section [Uplnk]; sections are Capture, Control, GPSD, Guidance, Jobs, Measurement, Places, Routing, Shift, Stops, Store, Uplink"
     )
     #expect(ConfigurationValidator.knownSections.contains(ConfigurationValidator.uplinkSection))
   }

@@ -53,8 +53,8 @@ import Testing
     #expect(Self.names(arrived) == ["arrived A"])
     guard case .arrived(_, let visit) = try #require(arrived.first) else { return }
     #expect(visit.stop.arrival == StopRows.time(20))
-    // The stop stands 3 m west of the street (its median held sample), the job 30 m east.
-    #expect(abs(visit.distance - 33) < 0.05)
+    // The stop stands 3 m east of the street (its median held sample), the job 30 m east.
+    #expect(abs(visit.distance - 27) < 0.05)
     #expect(visit.receiverReportedThroughout)
     #expect(visit.withinWindow == nil)
     #expect(queue.next?.id == "B")
