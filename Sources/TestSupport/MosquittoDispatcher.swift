@@ -37,6 +37,7 @@ public final class MosquittoDispatcher: @unchecked Sendable {
     subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
     subscriber.arguments = [
       "-h", "127.0.0.1", "-p", String(port), "-t", "\(prefix)/reply", "-t", "\(prefix)/events", "-t", "\(prefix)/stop",
+      "-t", "\(prefix)/shift",
       "-t",
       "\(prefix)/live", "-t", "\(prefix)/probe", "-q", "1", "-i", clientID, "-v",
     ]

@@ -56,7 +56,7 @@ struct EventVocabularyTests {
   @Test("every example decodes under its heading's type and is written back byte for byte")
   func examplesRoundTrip() throws {
     let examples = try Self.examples()
-    #expect(examples.count == 48)
+    #expect(examples.count == 52)
     for example in examples {
       let event = try Self.decode(example)
       if example.heading == Self.unknownTypeHeading {

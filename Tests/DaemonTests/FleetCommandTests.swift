@@ -51,7 +51,8 @@ struct FleetCommandTests {
     #expect(commands["topic"] as? String == "dashpilot/van-7/command")
     #expect(
       commands["allowed"] as? [String] == [
-        "navigate", "route.clear", "route.load", "shift.end", "shift.start", "status",
+        "job.assign", "job.cancel", "job.list", "navigate", "route.clear", "route.load", "shift.end", "shift.start",
+        "status",
       ])
     #expect(commands["received"] as? Int == 2)
     #expect(commands["refused"] as? [String: Int] == [:])

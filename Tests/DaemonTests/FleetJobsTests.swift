@@ -60,6 +60,10 @@ struct FleetJobsTests {
       answers.suffix(3).map { ($0["error"] as? [String: Any])?["code"] as? String }
         == ["bad_arguments", "conflict", "bad_arguments"], "\(answers.suffix(3))")
     #expect(
+      (answers[4]["error"] as? [String: Any])?["message"] as? String
+        == #"job A-1 was assigned before with other content ("Flowers, 12 High St", queued); a changed job needs a new id"#
+    )
+    #expect(
       (answers[3]["error"] as? [String: Any])?["message"] as? String
         == #"job.assign: "radius_m" must be a number of metres from 10 to 1000"#, "\(answers[3])")
 
@@ -119,6 +123,14 @@ struct FleetJobsTests {
     #expect(endFigure["metres"] as? Double == ended.fields["distance_m"] as? Double)
     #expect(endFigure["summary"] as? String == ended.fields["summary"] as? String)
     #expect(endFigure["partial"] as? Bool == true, "the drive's 180 s silence is a gap")
+
+    // The shift message carries the job visited (those not reached are told after it).
+    let shiftTopic = "\(FleetRig.prefix)/shift"
+    #expect(rig.dispatcher.wait(timeout: 30) { $0.contains { $0.topic == shiftTopic } })
+    let shiftJobs = try #require(
+      rig.dispatcher.received.first { $0.topic == shiftTopic }?.json["jobs"] as? [[String: Any]])
+    #expect(shiftJobs.map { $0["id"] as? String } == ["A-1"])
+    #expect(NSDictionary(dictionary: shiftJobs[0]).isEqual(to: job), "\(shiftJobs[0])\n\(job)")
 
     // shift show lists them; the queue is empty, the shift's done jobs in order.
     let shown = try #require(try daemon.controlJSON(["shift", "show", "1"])["jobs"] as? [[String: Any]])

@@ -18,7 +18,9 @@ import Testing
     return rows
   }
 
-  static func job(_ id: String, north: Double, east: Double = 0, radius: Double = DeliveryJob.defaultRadius) -> DeliveryJob {
+  static func job(_ id: String, north: Double, east: Double = 0, radius: Double = DeliveryJob.defaultRadius)
+    -> DeliveryJob
+  {
     DeliveryJob(id: id, name: "job \(id)", destination: StopRows.place(north: north, east: east), radius: radius)
   }
 

@@ -51,6 +51,11 @@ struct UplinkMessagesPageTests {
 
   static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
+  /// The job of `office-job-11`, as the box reads it.
+  static let job = DeliveryJob(
+    id: "A-1", name: "Flowers, 12 High St", destination: GeoCoordinate(latitude: 51.5109801, longitude: -0.12),
+    window: DateInterval(start: t0 - 800, end: t0 + 2800), note: "ring twice")
+
   static let commands = [
     #"{"v":1,"id":"office-navigate-1","cmd":"navigate","args":{"destination":{"lat":37.5,"lon":127.0113357}}}"#,
     #"{"v":1,"id":"office-route-3","cmd":"route.load","args":{"name":"north loop","coordinates":[{"lat":37.5,"lon":127.0},{"lat":37.5017986,"lon":127.0}]}}"#,
@@ -59,6 +64,10 @@ struct UplinkMessagesPageTests {
     #"{"v":1,"id":"office-route-4","cmd":"route.load","args":{"name":"north loop","gpx":"<gpx version=\"1.1\"><rte><rtept lat=\"37.5\" lon=\"127.0\"/><rtept lat=\"37.5017986\" lon=\"127.0\"/></rte></gpx>"}}"#,
     #"{"v":1,"id":"office-route-5","cmd":"route.load","args":{"name":"north loop","geojson":{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[127.0,37.5],[127.0,37.5017986]]}}}}"#,
     #"{"v":1,"id":"office-route-6","cmd":"route.load","args":{"gpx":"<gpx"}}"#,
+    #"{"v":1,"id":"office-job-11","cmd":"job.assign","args":{"id":"A-1","name":"Flowers, 12 High St","destination":{"lat":51.5109801,"lon":-0.12},"radius_m":50,"window_start":"2023-11-14T22:00:00Z","window_end":"2023-11-14T23:00:00Z","note":"ring twice"}}"#,
+    #"{"v":1,"id":"office-job-12","cmd":"job.assign","args":{"id":"A-1","name":"Flowers, 14 High St","destination":{"lat":51.5109801,"lon":-0.12}}}"#,
+    #"{"v":1,"id":"office-job-13","cmd":"job.cancel","args":{"id":"B-2"}}"#,
+    #"{"v":1,"id":"office-job-14","cmd":"job.list"}"#,
   ]
 
   /// The payloads the page shows the box writing, built from the same inputs as its examples.
@@ -77,10 +86,15 @@ struct UplinkMessagesPageTests {
       text(encoder.encode(.samples(CommittedSamples(shiftID: 42, samples: samples)), sequence: 17, queuedAt: t0 + 2)))
     let distance = RouteDistance(
       metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)
-    let report = try #require(
+    var report = try #require(
       ShiftReport(
         shift: Shift(id: 42, startedAt: t0, endedAt: t0 + 3600), distance: distance, startedBy: .movement,
         endedBy: .stopped))
+    // The job the office assigned (`office-job-11`), visited at the depot stop below.
+    let visit = WireJobVisit(
+      arrival: t0 + 119, departure: t0 + 421, distanceMetres: 30, receiverReportedThroughout: true,
+      withinWindow: true, stopEnd: "departed")
+    report.jobs = [WireJob(Self.job, state: "visited", shift: 42, visit: visit)]
     payloads.append(text(encoder.encode(.shift(report), sequence: 18, queuedAt: t0 + 3601)))
     let ended = SessionEvent(
       shiftID: 42, captureSession: CaptureSessionID("cs-9"), phase: .end, at: t0, reason: "connection_lost")
@@ -128,6 +142,20 @@ struct UplinkMessagesPageTests {
       text(
         encoder.encode(.event(FleetEvent(shiftID: 4, event: shiftStarted)), sequence: 3, queuedAt: shiftStarted.time)))
 
+    // A job visited, as docs/events.md gives it (FleetJobsTests hears the same from a real
+    // daemon), and the replies to the page's job commands.
+    let visited = try event(
+      #"{"event":{"fields":{"figure":{"metres":8460.2,"partial":false,"summary":"5.3 mi recorded"},"job":{"id":"A-1","lat":51.51098,"lon":-0.12,"name":"Flowers, 12 High St","note":"ring twice","radius_m":50,"shift":4,"state":"visited","visit":{"arrival":"2024-05-14T09:13:10.000Z","departure":"2024-05-14T09:30:41.000Z","distance_m":30,"duration_s":1051,"receiver_reported_throughout":true,"stop_end":"departed","within_window":true},"window_end":"2024-05-14T11:00:00.000Z","window_start":"2024-05-14T09:00:00.000Z"},"shift":4},"message":"visited job A-1 (Flowers, 12 High St): stopped 18 min 30 m from it, from 2024-05-14T09:13:10.000Z to 2024-05-14T09:30:41.000Z","time":"2024-05-14T09:30:41.400Z","type":"job.visited"},"v":1}"#
+    )
+    payloads.append(
+      text(encoder.encode(.event(FleetEvent(shiftID: 4, event: visited)), sequence: 31, queuedAt: visited.time)))
+    let queued = JobResult(job: WireJob(Self.job, state: "queued"), changed: true)
+    payloads.append(text(CommandReply(id: "office-job-11", answer: .success(queued)).payload))
+    let conflict = ControlError(
+      .conflict,
+      #"job A-1 was assigned before with other content ("Flowers, 12 High St", queued); a changed job needs a new id"#)
+    payloads.append(text(CommandReply(id: "office-job-12", answer: .failure(conflict)).payload))
+
     // Replies: the navigate answered with its route, the expired shift end judged an hour
     // after t0, the eleventh command in a second, and an id given as a number.
     let route = RouteResult(name: nil, mode: .driving, points: 6, lengthMetres: 950.3, source: "valhalla")
@@ -164,7 +192,7 @@ struct UplinkMessagesPageTests {
   func writtenPayloadsAreThePagesExamples() throws {
     let shown = try Self.examples().filter { !Self.isCommand($0) }
     let written = try Self.written()
-    #expect(written.count == 18)
+    #expect(written.count == 21)
     for payload in written where !shown.contains(payload) { Issue.record("not on the page: \(payload)") }
     for line in shown where !written.contains(line) { Issue.record("on the page, not written: \(line)") }
   }

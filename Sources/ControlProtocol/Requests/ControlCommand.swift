@@ -61,7 +61,8 @@ public enum ControlCommand: Sendable, Hashable {
     public var changesState: Bool {
       switch self {
       // A backup writes a file as the daemon's user: only for those who may change state.
-      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup, .placesLoad, .jobAssign, .jobCancel:
+      case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup, .placesLoad, .jobAssign,
+        .jobCancel:
         true
       case .status, .shifts, .shiftShow, .export, .report, .events, .jobList: false
       }

@@ -69,7 +69,8 @@ public struct JobQueue: Sendable, Hashable {
   /// arrived, in queue order.
   public mutating func stopStarted(_ stop: Stop) -> [JobOutcome] {
     var outcomes: [JobOutcome] = []
-    for index in entries.indices where entries[index].arrival == nil && entries[index].job.isReached(at: stop.position) {
+    for index in entries.indices where entries[index].arrival == nil && entries[index].job.isReached(at: stop.position)
+    {
       let visit = JobVisit(job: entries[index].job, stop: stop)
       entries[index].arrival = visit
       outcomes.append(.arrived(entries[index].job, visit))

@@ -20,7 +20,8 @@ public struct FleetEvent: Sendable, Hashable {
   /// progress every 100 m) stays on the box.
   public static let publishedTypes: Set<DaemonEvent.Kind> = [
     .guidanceJoined, .guidanceOffRoute, .guidanceRerouteRequested, .guidanceRerouted, .guidanceRerouteFailed,
-    .guidanceBackOnRoute, .guidanceArrived, .shiftStarted, .shiftEnded, .placeEntered, .placeLeft, .jobArrived, .jobVisited, .jobNotReached,
+    .guidanceBackOnRoute, .guidanceArrived, .shiftStarted, .shiftEnded, .placeEntered, .placeLeft, .jobArrived,
+    .jobVisited, .jobNotReached,
   ]
 
   /// Whether `event` is one the fleet hears of.

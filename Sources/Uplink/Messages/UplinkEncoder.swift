@@ -57,6 +57,7 @@ public struct UplinkEncoder: Sendable, Hashable {
       json.string("ended_by", report.endedBy?.rawValue)
       json.json("distance", ControlCoding.text(WireDistance(report.distance, unit: report.unit)))
       json.string("summary", report.summary)
+      json.json("jobs", ControlCoding.text(report.jobs))
     case .session(let event):
       json.string("capture_session", event.captureSession.rawValue)
       json.string("event", event.phase.rawValue)

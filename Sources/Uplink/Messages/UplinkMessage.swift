@@ -78,6 +78,8 @@ public struct ShiftReport: Sendable, Hashable {
   public var unit: DistanceUnit
   /// RouteQuality's one-line summary: "12.4 mi recorded · partial route".
   public var summary: String
+  /// The office's jobs visited in the shift, in the order the car arrived (`JobLedger`).
+  public var jobs: [WireJob] = []
 
   public init(
     shiftID: Int64, startedAt: Date, endedAt: Date, startedBy: ShiftStartCause? = nil, endedBy: ShiftEndCause? = nil,

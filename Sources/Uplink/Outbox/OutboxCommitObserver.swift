@@ -1,3 +1,4 @@
+import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
 import Store
@@ -32,9 +33,12 @@ public final class OutboxCommitObserver: StoreCommitObserver {
     _ shift: StoredShift, distance: RouteDistance, sampleRows: Int, in transaction: StoreTransaction
   ) throws(StoreError) {
     guard
-      let report = ShiftReport(
+      var report = ShiftReport(
         shift: shift.shift, distance: distance, unit: unit, startedBy: shift.startedBy, endedBy: shift.endedBy)
     else { return }
+    // The jobs visited in it, as told by now: those not reached are told after its end.
+    report.jobs = try JobLedger().done(inShift: shift.id, in: transaction).filter { $0.state == .visited }
+      .map(WireJob.init)
     try ShiftDelivery.shiftCompleted(shift.id, sampleRows: sampleRows, in: transaction)
     try enqueue(.shift(report), in: transaction)
   }

@@ -11,8 +11,10 @@ struct JobTelling {
   init(_ outcome: JobOutcome, shift: Int64?) {
     self.outcome = outcome
     switch outcome {
-    case .arrived(let job, let visit): stored = StoredJob(job: job, state: .arrived, shift: shift, evidence: .init(visit))
-    case .visited(let job, let visit): stored = StoredJob(job: job, state: .visited, shift: shift, evidence: .init(visit))
+    case .arrived(let job, let visit):
+      stored = StoredJob(job: job, state: .arrived, shift: shift, evidence: .init(visit))
+    case .visited(let job, let visit):
+      stored = StoredJob(job: job, state: .visited, shift: shift, evidence: .init(visit))
     case .notReached(let job): stored = StoredJob(job: job, state: .notReached, shift: shift)
     }
   }
@@ -37,20 +39,8 @@ struct JobTelling {
     case .arrived: return "arrived at \(job), \(distance), at \(arrival)"
     default:
       let departure = UTCTimestamp.string(evidence.departure) ?? "?"
-      return "visited \(job): stopped \(StopWording.duration(evidence.duration, cut: nil)) \(distance), from \(arrival) to \(departure)"
+      return
+        "visited \(job): stopped \(StopWording.duration(evidence.duration, cut: nil)) \(distance), from \(arrival) to \(departure)"
     }
-  }
-}
-
-extension WireJob {
-  /// The job as the ledger holds it.
-  public init(_ stored: StoredJob) {
-    self.init(
-      stored.job, state: stored.state.rawValue, shift: stored.shift,
-      visit: stored.evidence.map {
-        WireJobVisit(
-          arrival: $0.arrival, departure: $0.departure, distanceMetres: $0.distance,
-          receiverReportedThroughout: $0.receiverReportedThroughout, withinWindow: $0.withinWindow, stopEnd: $0.stopEnd)
-      })
   }
 }

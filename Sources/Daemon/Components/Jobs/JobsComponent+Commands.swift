@@ -56,7 +56,8 @@ extension JobsComponent {
       guard let done else { return responder.fail(.notFound, "no job \(id) is queued") }
       // Cancelling a cancelled job again changes nothing; a done job stays done.
       guard done.state == .cancelled else {
-        return responder.fail(.conflict, "job \(id) is \(done.state == .visited ? "visited" : "not reached, its shift over") already")
+        return responder.fail(
+          .conflict, "job \(id) is \(done.state == .visited ? "visited" : "not reached, its shift over") already")
       }
       return responder.succeed(JobResult(job: WireJob(done), changed: false))
     }
@@ -82,7 +83,8 @@ extension JobsComponent {
     let queued = queue.entries.map { entry in
       WireJob(
         StoredJob(
-          job: entry.job, state: entry.arrival == nil ? .queued : .arrived, shift: entry.arrival == nil ? nil : openShift,
+          job: entry.job, state: entry.arrival == nil ? .queued : .arrived,
+          shift: entry.arrival == nil ? nil : openShift,
           evidence: entry.arrival.map(StoredJob.Evidence.init)))
     }
     responder.succeed(JobsResult(queue: queued, shift: shift, done: done.map(WireJob.init)))

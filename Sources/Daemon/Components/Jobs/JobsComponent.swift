@@ -69,7 +69,8 @@ public final class JobsComponent: DaemonComponent, StopObserver {
   /// The open shift's figure as `status` gives it.
   private func figureSoFar() -> DaemonEvent.FigureSoFar? {
     guard let shift = context?.status()?.shift else { return nil }
-    return DaemonEvent.FigureSoFar(metres: shift.distance.metres, partial: shift.distance.isPartial, summary: shift.summary)
+    return DaemonEvent.FigureSoFar(
+      metres: shift.distance.metres, partial: shift.distance.isPartial, summary: shift.summary)
   }
 
   /// Each outcome written to the ledger and announced, in one transaction.

@@ -51,7 +51,8 @@ extension RecordingComponent {
     context?.announce(
       .shiftEnded(
         .init(
-          shift: ended.id, summary: summary.summary, endedBy: .manual, endedAt: ended.shift.endedAt, distance: distance)),
+          shift: ended.id, summary: summary.summary, endedBy: .manual, endedAt: ended.shift.endedAt, distance: distance)
+      ),
       "shift \(ended.id) ended: \(summary.summary)")
     return summary
   }

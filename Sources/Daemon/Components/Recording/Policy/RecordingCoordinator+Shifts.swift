@@ -42,7 +42,8 @@ extension RecordingCoordinator {
       return [
         .announce(
           EventReport(
-            .shiftEnded(.init(shift: shift, summary: summary, endedBy: cause, endedAt: at, distance: distance)), message))
+            .shiftEnded(.init(shift: shift, summary: summary, endedBy: cause, endedAt: at, distance: distance)), message
+          ))
       ]
     }
   }
