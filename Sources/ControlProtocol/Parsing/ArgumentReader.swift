@@ -105,7 +105,8 @@ struct ArgumentReader {
     case .navigate:
       guard let destination = take("destination") else { throw ArgumentFailure(message: "needs \"destination\"") }
       let target = try coordinate(destination, label: "destination")
-      return .navigate(NavigateArguments(destination: target, mode: try optionalMode("mode") ?? .driving))
+      let mode = try optionalMode("mode") ?? .driving
+      return .navigate(NavigateArguments(destination: target, mode: mode, name: try optionalString("name")))
     }
   }
 

@@ -43,9 +43,11 @@ extension ControlCommand {
       }
       return members
     case .navigate(let arguments):
-      return [
+      var members: [String: JSONValue] = [
         "destination": arguments.destination.jsonValue, "mode": .string(arguments.mode.rawValue),
       ]
+      if let name = arguments.name { members["name"] = .string(name) }
+      return members
     }
   }
 }

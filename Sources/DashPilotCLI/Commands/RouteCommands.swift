@@ -74,18 +74,21 @@ struct NavigateCommand: CLICommand {
   static let words = ["navigate"]
   static let summary = "Ask the routing engine for a route from here to LAT,LON and follow it."
   static let help = """
-    USAGE: dashpilotctl navigate LAT,LON [--mode driving|walking] [--json]
+    USAGE: dashpilotctl navigate LAT,LON [--mode driving|walking] [--name NAME] [--json]
 
     Plans a route from the car's current position to LAT,LON (degrees, such as
-    51.5074,-0.1278) with the configured routing engine, and follows it. Only root, the
-    daemon's user and members of the socket group may navigate.
+    51.5074,-0.1278) with the configured routing engine, and follows it. With --name,
+    the driver hears the destination's name when the route is followed and on arrival.
+    Only root, the daemon's user and members of the socket group may navigate.
     """
 
   var destination: WireCoordinate
   var mode: WireTravelMode
+  var name: String?
 
   init(arguments: inout ArgumentCursor) throws(UsageError) {
     mode = try parseMode(try arguments.option("--mode"), command: Self.name)
+    name = try arguments.option("--name", value: "NAME")
     destination = try parseCoordinate(try arguments.requiredPositional("the destination LAT,LON"), command: Self.name)
     try arguments.finish()
   }
@@ -94,7 +97,7 @@ struct NavigateCommand: CLICommand {
     context.withClient { client throws(ClientFailure) in
       client.setTimeout(90)
       let result = try client.request(
-        .navigate(NavigateArguments(destination: destination, mode: mode)), as: RouteResult.self)
+        .navigate(NavigateArguments(destination: destination, mode: mode, name: name)), as: RouteResult.self)
       if context.options.json {
         context.printJSON(result)
       } else {

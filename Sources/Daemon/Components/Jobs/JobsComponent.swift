@@ -95,7 +95,8 @@ public final class JobsComponent: DaemonComponent, StopObserver {
     guard let next = queue.next, let context else { return }
     let destination = WireCoordinate(lat: next.destination.latitude, lon: next.destination.longitude)
     let request = ControlRequest(
-      id: .text("job-\(next.id)"), command: .navigate(NavigateArguments(destination: destination, mode: .driving)))
+      id: .text("job-\(next.id)"),
+      command: .navigate(NavigateArguments(destination: destination, mode: .driving, name: next.name)))
     context.logger.info("jobs: navigating to the next job, \(next.id) (\(next.name))")
     context.dispatch(request, to: Responder(channel: NavigationAnswer(context: context, job: next), conversation: 0))
   }

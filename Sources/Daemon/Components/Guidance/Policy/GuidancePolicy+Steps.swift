@@ -38,10 +38,29 @@ extension GuidancePolicy {
     _ step: GuidanceSession.Step, now: ClockReading, eventsFirst: Bool, answering answered: RerouteRequestID? = nil
   ) -> [GuidanceAction] {
     var actions: [GuidanceAction] = []
-    if eventsFirst { for event in step.events { actions.append(report(event, now: now)) } }
+    if eventsFirst { for event in step.events { actions += reported(event, now: now) } }
     for action in step.actions { actions += act(action, now: now, answering: answered) }
-    if !eventsFirst { for event in step.events { actions.append(report(event, now: now)) } }
+    if !eventsFirst { for event in step.events { actions += reported(event, now: now) } }
     return actions
+  }
+
+  /// An engine event's report, and, on arrival at a named destination, its name said.
+  private mutating func reported(_ timed: TimedGuidanceEvent, now: ClockReading) -> [GuidanceAction] {
+    let report = report(timed, now: now)
+    guard case .arrived = timed.event, let name = drive?.destinationName else { return [report] }
+    return [report] + spoken(Announcement(.arrived, subject: name), now: now)
+  }
+
+  /// A line said to the driver: its event, and the line to the speaker.
+  func spoken(_ announcement: Announcement, now: ClockReading) -> [GuidanceAction] {
+    let text = announcement.text(for: language)
+    return [
+      .announce(
+        EventReport(
+          .guidanceAnnouncement(.init(kind: announcement.kind.rawValue, language: language.rawValue, at: now.wall)),
+          text, at: now.wall)),
+      .speak(text),
+    ]
   }
 
   private mutating func report(_ timed: TimedGuidanceEvent, now: ClockReading) -> GuidanceAction {
@@ -77,14 +96,7 @@ extension GuidancePolicy {
   {
     switch action {
     case .announce(let announcement):
-      let text = announcement.text(for: language)
-      return [
-        .announce(
-          EventReport(
-            .guidanceAnnouncement(.init(kind: announcement.kind.rawValue, language: language.rawValue, at: now.wall)),
-            text, at: now.wall)),
-        .speak(text),
-      ]
+      return spoken(announcement, now: now)
     case .requestRoute(let id, let request):
       drive?.requestStarted[id] = now.monotonic
       drive?.lastReroute = nil

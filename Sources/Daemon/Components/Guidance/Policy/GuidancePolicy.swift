@@ -42,6 +42,8 @@ struct GuidancePolicy {
     /// "file", or the provider that planned it.
     var source: String
     var name: String?
+    /// What the destination of a `navigate` is called (a job's name): said on arrival.
+    var destinationName: String?
     /// When (monotonic) each reroute request was handed on.
     var requestStarted: [RerouteRequestID: TimeInterval] = [:]
     /// The last reroute's outcome, as a sentence for status.
@@ -54,6 +56,7 @@ struct GuidancePolicy {
   private struct WaitingNavigation {
     var token: Int
     var request: RouteRequest
+    var name: String?
     /// When (monotonic) it was handed on.
     var started: TimeInterval
   }
@@ -131,7 +134,8 @@ struct GuidancePolicy {
       origin: origin.coordinate, course: course,
       destination: GeoCoordinate(latitude: arguments.destination.lat, longitude: arguments.destination.lon), mode: mode)
     navigations += 1
-    waitingNavigation = WaitingNavigation(token: navigations, request: request, started: now.monotonic)
+    waitingNavigation = WaitingNavigation(
+      token: navigations, request: request, name: arguments.name, started: now.monotonic)
     return [
       .announce(
         EventReport(
@@ -176,7 +180,9 @@ struct GuidancePolicy {
       latencyMilliseconds: Self.milliseconds(from: waiting.started, to: now),
       firstBearing: GuidanceWording.rounded(NewRouteCheck.initialBearing(of: route, over: 50)))
     var actions = install(
-      Drive(session: session, mode: request.mode, destination: request.destination, source: planned.provider),
+      Drive(
+        session: session, mode: request.mode, destination: request.destination, source: planned.provider,
+        destinationName: waiting.name),
       announcing: EventReport(
         .guidanceRoutePlanned(followed),
         GuidanceWording.routePlanned(by: planned.provider, to: request.destination, mode: request.mode, route: route),
@@ -186,8 +192,9 @@ struct GuidancePolicy {
       .answerNavigation(
         .route(
           RouteResult(
-            name: nil, mode: WireTravelMode(request.mode), points: route.points.count, lengthMetres: route.length,
-            source: planned.provider))))
+            name: waiting.name, mode: WireTravelMode(request.mode), points: route.points.count,
+            lengthMetres: route.length, source: planned.provider))))
+    if let name = waiting.name { actions += spoken(Announcement(.heading, subject: name), now: now) }
     return actions
   }
 
