@@ -113,7 +113,7 @@ struct FleetJobsTests {
     #expect(figure["partial"] as? Bool == false)
     #expect(
       visited.message
-        == "visited job A-1 (Flowers, 12 High St): stopped 5 min 30 m from it, from \(PlacesDaemonTests.at(119)) to \(PlacesDaemonTests.at(421))"
+        == "visited job A-1 (Flowers, 12 High St): stopped 5 min, 30 m from it, from \(PlacesDaemonTests.at(119)) to \(PlacesDaemonTests.at(421))"
     )
     let notReached = told[2]
     #expect(((notReached["fields"] as? [String: Any])?["job"] as? [String: Any])?["visit"] is NSNull)

@@ -40,7 +40,7 @@ struct JobTelling {
     default:
       let departure = UTCTimestamp.string(evidence.departure) ?? "?"
       return
-        "visited \(job): stopped \(StopWording.duration(evidence.duration, cut: nil)) \(distance), from \(arrival) to \(departure)"
+        "visited \(job): stopped \(StopWording.duration(evidence.duration, cut: nil)), \(distance), from \(arrival) to \(departure)"
     }
   }
 }
