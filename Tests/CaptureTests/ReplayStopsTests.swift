@@ -146,6 +146,34 @@ struct ReplayStopsTests {
     #expect(try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--json"]))["stops"] == nil)
   }
 
+  @Test("--places withholds a private place as the daemon does: nothing inside is kept, the stop there is a gap")
+  func privatePlaceWithheld() throws {
+    let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
+    let directory = try TestPaths.temporaryDirectory("replay-private")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let places = directory.appendingPathComponent("places.geojson").path
+    // A home 60 m around where the drive's stop stood (51.507268,-0.129902).
+    try """
+    {"type":"FeatureCollection","features":[
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[-0.129902,51.507268]},
+     "properties":{"name":"Home","kind":"private","radius_m":60}}]}
+    """.write(toFile: places, atomically: true, encoding: .utf8)
+    let open = try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--stops", "--json"]))
+    let withheld = try ReplayCommandTests.object(
+      try ReplayCommandTests.replay([log, "--stops", "--places", places, "--json"]))
+    let samples = try #require(withheld["samples"] as? [String: Any])
+    #expect(samples["withheld_private"] as? Int == 440, "\(samples)")
+    #expect(withheld["capture_sessions"] as? Int == (open["capture_sessions"] as? Int ?? 0) + 1)
+    #expect((withheld["stops"] as? [Any])?.count == 0, "\(withheld["stops"] ?? "")")
+    let metres = try #require((withheld["distance"] as? [String: Any])?["metres"] as? Double)
+    let before = try #require((open["distance"] as? [String: Any])?["metres"] as? Double)
+    #expect(metres == 11_052.5 && before == 11_208.7, "\(metres) \(before)")
+    let text = try ReplayCommandTests.replay([log, "--places", places])
+    #expect(
+      text.standardOutput.contains("\n  440 withheld inside a private place (not recorded)\n"), "\(text.standardOutput)"
+    )
+  }
+
   @Test("--places names a stop by the place it lies in, as shift show does")
   func placesNameTheStops() throws {
     let log = TestPaths.fixtures.appendingPathComponent("drives/city-drive.json").path
@@ -175,9 +203,11 @@ struct ReplayStopsTests {
     let unnamed = try ReplayCommandTests.object(try ReplayCommandTests.replay([log, "--stops", "--json"]))
     #expect((unnamed["stops"] as? [[String: Any]])?.first?["place"] is NSNull)
 
+    // Alone, --places withholds private places only: this file has none, so the report is
+    // the one without it.
     let alone = try ReplayCommandTests.replay([log, "--places", places])
-    #expect(alone.status == 2)
-    #expect(alone.standardError.hasPrefix("dashpilotctl: --places needs --stops or --end-at-place\n"))
+    #expect(alone.status == 0, "\(alone.standardError)")
+    #expect(alone.standardOutput == (try ReplayCommandTests.replay([log])).standardOutput)
     let absent = directory.appendingPathComponent("absent.geojson").path
     let missing = try ReplayCommandTests.replay([log, "--stops", "--places", absent])
     #expect(missing.status == 1)

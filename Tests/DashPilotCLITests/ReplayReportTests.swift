@@ -32,7 +32,10 @@ struct ReplayReportTests {
     #expect(Set(input.keys) == ["lines", "skipped"])
     #expect(input["lines"] as? Int == result.lines)
     let samples = try #require(object["samples"] as? [String: Any])
-    #expect(Set(samples.keys) == ["received", "accepted", "held", "accuracy_assumed", "rejected", "save_failures"])
+    #expect(
+      Set(samples.keys) == [
+        "received", "accepted", "held", "accuracy_assumed", "rejected", "save_failures", "withheld_private",
+      ])
     #expect(samples["held"] as? Int == 9)
     #expect(samples["accuracy_assumed"] as? Int == 0)
     let rejected = try #require(samples["rejected"] as? [String: Int])

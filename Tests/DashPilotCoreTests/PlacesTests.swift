@@ -267,3 +267,32 @@ private enum Ground {
     #expect(feed(&tracker, Array(repeating: 200, count: 10), from: 10) == ["left Yard 10", "entered Next door 10"])
   }
 }
+
+/// Private places: nothing inside is recorded, and leaving needs the margin, so a position
+/// on the border never flaps.
+@Suite struct PrivatePlaceGuardTests {
+  static let centre = GeoCoordinate(latitude: 53.8, longitude: -1.5)
+  static let metresPerDegree = GeographicDistance.earthRadius * Double.pi / 180
+
+  static func north(_ metres: Double) -> GeoCoordinate {
+    GeoCoordinate(latitude: centre.latitude + metres / metresPerDegree, longitude: centre.longitude)
+  }
+
+  static let home = Place(name: "Home", kind: .private, area: .circle(centre: centre, radius: 100))
+  static let depot = Place(name: "Depot", kind: .depot, area: .circle(centre: north(1_000), radius: 100))
+
+  @Test("a fix inside is withheld, and every one after until 20 m beyond the place")
+  func insideThenMargin() {
+    var guarding = PrivatePlaceGuard(places: [Self.home, Self.depot])
+    #expect(guarding.places == [Self.home])
+    let path: [(Double, Bool)] = [
+      (150, false), (101, false), (99, true), (0, true), (105, true), (119.9, true), (120.1, false), (110, false),
+      (99.5, true),
+    ]
+    for (metres, withheld) in path {
+      #expect(guarding.withholds(Self.north(metres)) == withheld, "at \(metres) m")
+    }
+    // Only private places withhold: standing in the depot is recorded.
+    #expect(guarding.withholds(Self.north(1_000)) == false)
+  }
+}

@@ -37,12 +37,14 @@ public struct GPSDLogReplay {
     public var shifts: ShiftPolicy.Configuration?
     /// The stops, if asked for, found with this policy.
     public var stops: StopPolicy?
+    /// The places nothing is recorded inside (kind `private`), as the daemon withholds them.
+    public var privatePlaces: [Place]
 
     public init(
       filter: RouteSampleFilter.Configuration = .init(),
       maximumSampleInterval: TimeInterval = RouteMileageCalculator.defaultMaximumSampleInterval,
       window: DateInterval? = nil, route: ReplayRoute? = nil, shifts: ShiftPolicy.Configuration? = nil,
-      stops: StopPolicy? = nil
+      stops: StopPolicy? = nil, privatePlaces: [Place] = []
     ) {
       self.filter = filter
       self.maximumSampleInterval = maximumSampleInterval
@@ -50,6 +52,7 @@ public struct GPSDLogReplay {
       self.route = route
       self.shifts = shifts
       self.stops = stops
+      self.privatePlaces = privatePlaces
     }
   }
 
@@ -77,7 +80,7 @@ public struct GPSDLogReplay {
     var counter = 0
     service = CaptureService(
       sink: shifts.map { ReplayShiftTee(log: sink, shifts: $0) } ?? sink,
-      filter: RouteSampleFilter(configuration: options.filter),
+      filter: RouteSampleFilter(configuration: options.filter), privatePlaces: options.privatePlaces,
       makeSessionID: {
         counter += 1
         return CaptureSessionID("replay-\(counter)")

@@ -30,6 +30,8 @@ public enum SessionEndReason: Sendable, Hashable, CustomStringConvertible {
   /// The shift ended or the daemon is stopping (the caller says which).
   case captureStopped(String)
   case saveFailed(String)
+  /// The vehicle entered a private place (`PrivatePlaceGuard`): nothing is recorded there.
+  case privatePlace
 
   public var description: String {
     switch self {
@@ -40,6 +42,7 @@ public enum SessionEndReason: Sendable, Hashable, CustomStringConvertible {
     case let .deviceChanged(from, to): "device changed from \(from) to \(to)"
     case let .captureStopped(reason): "capture stopped: \(reason)"
     case let .saveFailed(reason): "a sample could not be saved: \(reason)"
+    case .privatePlace: "entered a private place, where nothing is recorded"
     }
   }
 
@@ -50,7 +53,7 @@ public enum SessionEndReason: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case let .deviceDeactivated(path): path
     case let .deviceChanged(from, _): from
-    case .connectionLost, .newGPSD, .captureStopped, .saveFailed: nil
+    case .connectionLost, .newGPSD, .captureStopped, .saveFailed, .privatePlace: nil
     }
   }
 
@@ -63,6 +66,7 @@ public enum SessionEndReason: Sendable, Hashable, CustomStringConvertible {
     case .deviceChanged: "device_changed"
     case .captureStopped: "capture_stopped"
     case .saveFailed: "save_failed"
+    case .privatePlace: "private_place"
     }
   }
 }
@@ -76,6 +80,8 @@ public enum CaptureEvent: Sendable, Hashable {
   case saveFailed(String)
   /// A fix dropped unjudged while capture holds on a failed save (the reason).
   case dropped(String)
+  /// A fix inside a private place, withheld before it was judged (`PrivatePlaceGuard`).
+  case withheldInPrivatePlace
   /// The session's first kept sample whose accuracy was assumed (the receiver reports no
   /// error estimate): said once a session, with the accuracy assumed in metres.
   case accuracyAssumed(CaptureSessionID, metres: Double)
@@ -95,6 +101,8 @@ public struct CaptureStatistics: Sendable, Hashable {
   /// Fixes dropped while capture held on a failed save (see `CaptureService.storeFailure`).
   public var droppedWhileStoreFailing = 0
   public var sessionsStarted = 0
+  /// Fixes withheld inside a private place (`PrivatePlaceGuard`): never judged, never stored.
+  public var withheldInPrivatePlace = 0
 
   public init() {}
 

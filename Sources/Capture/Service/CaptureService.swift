@@ -25,18 +25,18 @@ import GPSD
 ///     ...
 ///     capture.stopCapture(reason: "shift ended")   // or "daemon stopping"
 public struct CaptureService {
-  public private(set) var session: CaptureSessionID?
+  public internal(set) var session: CaptureSessionID?
   /// Whether fixes are being captured (a shift is open, or a replay runs).
   public private(set) var isCapturing = false
-  public private(set) var statistics = CaptureStatistics()
+  public internal(set) var statistics = CaptureStatistics()
   /// The receiver the current fixes come from, as gpsd named it.
   public private(set) var devicePath: String?
-  public private(set) var filter: RouteSampleFilter
+  public internal(set) var filter: RouteSampleFilter
   public private(set) var ageEstimator: FixAgeEstimator
   /// The failed save capture is holding on, when `holdsAfterSaveFailure`: until the owner
   /// calls `storeRecovered()`, fixes are dropped (counted) instead of each minting a
   /// session that its first save would end again, which is what a full disk did.
-  public private(set) var storeFailure: String?
+  public internal(set) var storeFailure: String?
   /// Whether a failed save holds capture (the daemon, which retries the store on its tick)
   /// or the next fix simply tries again (replay, which has no tick to retry on).
   public let holdsAfterSaveFailure: Bool
@@ -44,18 +44,22 @@ public struct CaptureService {
   /// The time of the last fix with a position in the current session (receiver's clock).
   private var lastFixTime: Date?
   /// The instant being gathered from gpsd's reports, judged once a later one arrives.
-  private var pendingInstant: FixInstant?
+  var pendingInstant: FixInstant?
+  /// The private places nothing is recorded in (`[Places] File=`, kind `private`).
+  public var privatePlaces: PrivatePlaceGuard
   /// The session that was told its accuracy is assumed.
   private var assumedAccuracySaidFor: CaptureSessionID?
-  private let sink: any SampleSink
+  let sink: any SampleSink
   private let makeSessionID: () -> CaptureSessionID
 
   public init(
     sink: any SampleSink, filter: RouteSampleFilter = RouteSampleFilter(),
     ageEstimator: FixAgeEstimator = FixAgeEstimator(), holdsAfterSaveFailure: Bool = false,
+    privatePlaces: [Place] = [],
     makeSessionID: @escaping () -> CaptureSessionID = { CaptureSessionID(UUID().uuidString) }
   ) {
     self.sink = sink
+    self.privatePlaces = PrivatePlaceGuard(places: privatePlaces)
     self.holdsAfterSaveFailure = holdsAfterSaveFailure
     self.filter = filter
     self.ageEstimator = ageEstimator
@@ -176,7 +180,7 @@ public struct CaptureService {
   private mutating func handleFix(
     _ tpv: GPSDTPV, arrival: Double, wallClock: Date?, into events: inout [CaptureEvent]
   ) {
-    if dropsWhileStoreFails(into: &events) { return }
+    if dropsWhileStoreFails(into: &events) || withholdsInPrivatePlace(tpv, into: &events) { return }
     let age = tpv.time.flatMap {
       ageEstimator.age(ofFixAt: $0, arrival: arrival, synchronisedWallClock: wallClock)
     }
@@ -203,15 +207,6 @@ public struct CaptureService {
     } else {
       judge(tpv.candidate(age: age), into: &events)
     }
-  }
-
-  /// While capture holds on a failed save, a fix is dropped unjudged (and counted).
-  private mutating func dropsWhileStoreFails(into events: inout [CaptureEvent]) -> Bool {
-    guard let failure = storeFailure else { return false }
-    statistics.received += 1
-    statistics.droppedWhileStoreFailing += 1
-    events.append(.dropped(failure))
-    return true
   }
 
   private mutating func judge(_ candidate: FixCandidate, into events: inout [CaptureEvent]) {
@@ -257,35 +252,7 @@ public struct CaptureService {
     }
   }
 
-  /// A save failed: the session ends, and the filter judges from what the sink really
-  /// kept, not from samples that were lost. `save(_:)` failing calls this; a store that
-  /// writes in batches calls it too when a later flush (a timer, not a fix) fails.
-  public mutating func saveFailed(reason: String) -> [CaptureEvent] {
-    var events: [CaptureEvent] = [.saveFailed(reason)]
-    statistics.saveFailures += 1
-    // The store refused a write: the instant still being gathered is not tried on it.
-    if pendingInstant != nil {
-      pendingInstant = nil
-      statistics.received += 1
-      statistics.droppedWhileStoreFailing += 1
-      events.append(.dropped(reason))
-    }
-    endSession(.saveFailed(reason), into: &events)
-    filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
-    if holdsAfterSaveFailure && isCapturing { storeFailure = reason }
-    return events
-  }
-
-  /// The store took a write again (the owner's retry succeeded): the hold ends, and the
-  /// next fix with a position begins one new session. The filter judges from what the
-  /// store really kept.
-  public mutating func storeRecovered() {
-    guard storeFailure != nil else { return }
-    storeFailure = nil
-    filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)
-  }
-
-  private mutating func endSession(_ reason: SessionEndReason, into events: inout [CaptureEvent]) {
+  mutating func endSession(_ reason: SessionEndReason, into events: inout [CaptureEvent]) {
     judgePendingInstant(into: &events)
     guard let id = session else { return }
     if case .saveFailed = reason {} else { keepClosingHeldSample(into: &events) }

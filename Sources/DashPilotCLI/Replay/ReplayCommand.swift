@@ -57,7 +57,8 @@ struct ReplayCommand: CLICommand {
       --places FILE         A places file as dashpilotd reads it ([Places] File=, a
                             GeoJSON FeatureCollection; see dashpilot.conf(5)): with
                             --stops, each stop is named by the place it lies in; it
-                            holds the place of --end-at-place.
+                            holds the place of --end-at-place; and nothing is
+                            recorded inside a place of kind private (a gap).
       --json                Print one JSON object instead of the report.
       -h, --help            Show this help.
     """
@@ -101,9 +102,6 @@ struct ReplayCommand: CLICommand {
     endAtPlace = try arguments.option("--end-at-place", value: "a place's NAME")
     if endAtPlace != nil, shifts == nil || places == nil {
       throw UsageError("--end-at-place needs --shifts movement and --places", command: Self.name)
-    }
-    if places != nil, stops == nil, endAtPlace == nil {
-      throw UsageError("--places needs --stops or --end-at-place", command: Self.name)
     }
     file = try arguments.requiredPositional("the gpsd JSON log FILE")
     try arguments.finish()
@@ -187,7 +185,8 @@ struct ReplayCommand: CLICommand {
     do {
       result = try GPSDLogReplay.replay(
         contentsOf: url,
-        options: GPSDLogReplay.Options(window: window, route: replayRoute, shifts: shifts, stops: stops),
+        options: GPSDLogReplay.Options(
+          window: window, route: replayRoute, shifts: shifts, stops: stops, privatePlaces: namedPlaces),
         progress: showsProgress
           ? { fraction in Self.printProgress("replaying \(file): \(Int(fraction * 100)) %", console) } : nil)
       if showsProgress { Self.printProgress("", console) }

@@ -31,8 +31,8 @@ public struct ReplayReport: Sendable {
   /// accuracy of a receiver that reports no error estimate), and with a route
   /// `"guidance":{"mode","phase","events":[{"type","time","lateral_m"}]}` (`lateral_m` only on
   /// `off_route`, null when no part of the route was within the search). Every rejection
-  /// reason is listed (zero included) so a reader can rely on the keys; `save_failures` is
-  /// extra. With `--shifts`, `"shifts":[{"started_at","ended_at","started_by","ended_by",
+  /// reason is listed (zero included) so a reader can rely on the keys; `save_failures` and
+  /// `withheld_private` (fixes inside a private place of `--places`, never judged) are extra. With `--shifts`, `"shifts":[{"started_at","ended_at","started_by","ended_by",
   /// "distance":{...},"summary","spoken"}]`, oldest first (ISO 8601 UTC times; a shift still
   /// open when the log ends has `ended_by` `end_of_log` and `ended_at` its last fix). With
   /// `--stops`, `"stops":[...]` and `"time":{...}` (see `ReplayStops.json`).
@@ -48,7 +48,8 @@ public struct ReplayReport: Sendable {
       + "\"capture_sessions\":\(result.captureSessions),"
       + "\"samples\":{\"received\":\(statistics.received),\"accepted\":\(statistics.accepted),"
       + "\"held\":\(statistics.held),\"accuracy_assumed\":\(statistics.accuracyAssumed),"
-      + "\"rejected\":{\(rejected)},\"save_failures\":\(statistics.saveFailures)},"
+      + "\"rejected\":{\(rejected)},\"save_failures\":\(statistics.saveFailures),"
+      + "\"withheld_private\":\(statistics.withheldInPrivatePlace)},"
       + "\"distance\":\(ControlCoding.text(WireDistance(distance, unit: unit))),"
       + "\"summary\":\(JSONText.string(quality.summary)),"
       + "\"spoken\":\(JSONText.string(quality.spoken))"
@@ -143,6 +144,9 @@ public struct ReplayReport: Sendable {
       }
     }
     if statistics.saveFailures > 0 { lines.append("  \(statistics.saveFailures) could not be saved") }
+    if statistics.withheldInPrivatePlace > 0 {
+      lines.append("  \(statistics.withheldInPrivatePlace) withheld inside a private place (not recorded)")
+    }
     lines.append(
       "\(count(result.lines, "line")) read, \(result.skippedLines) skipped (not gpsd JSON)")
     if let guidance = result.guidance {

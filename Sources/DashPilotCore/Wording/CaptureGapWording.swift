@@ -37,6 +37,8 @@ public enum CaptureGapWording {
     // Written at start-up for a session the previous process could not close.
     case "daemon restarted": "daemon stopped unexpectedly"
     case "save_failed": "save failed"
+    // Nothing is recorded inside a private place (a driver's home).
+    case "private_place": "private place"
     default: nil
     }
   }

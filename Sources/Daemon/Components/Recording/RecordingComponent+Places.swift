@@ -37,6 +37,7 @@ extension RecordingComponent {
     coordinator.placeTracker = PlaceTracker(places: loaded, configuration: coordinator.placeTracker.configuration)
     coordinator.endPlace = endPlace.map { ($0.name, configuration.shiftPolicy.endAfterStopAtPlace) }
     capture?.recorder?.replaceEndPlace(endPlace)
+    capture?.replacePlaces(loaded)
     context?.logger.notice("places: \(loaded.count) loaded into \(path) (places.load), in effect now")
     responder.succeed(PlacesLoadResult(file: path, places: loaded.map(\.name)))
   }

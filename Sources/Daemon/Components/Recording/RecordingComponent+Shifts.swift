@@ -66,7 +66,7 @@ extension RecordingComponent {
       store: store, configuration: configuration.shiftPolicy, batchPolicy: batchPolicy,
       maximumSampleInterval: configuration.maximumSampleInterval, now: { clock.now().wall })
     capture = try ShiftCapture(
-      .movement(recorder), filter: RouteSampleFilter(configuration: configuration.filter),
+      .movement(recorder), filter: RouteSampleFilter(configuration: configuration.filter), privatePlaces: places,
       makeSessionID: makeSessionID)
     coordinator.captureStarted()
   }
@@ -79,7 +79,7 @@ extension RecordingComponent {
     guard let store, let clock = context?.clock else { return }
     capture = try ShiftCapture(
       shift: shiftID, store: store, batchPolicy: batchPolicy,
-      filter: RouteSampleFilter(configuration: configuration.filter),
+      filter: RouteSampleFilter(configuration: configuration.filter), privatePlaces: places,
       makeSessionID: makeSessionID, wallClock: { clock.now().wall })
     coordinator.captureStarted()
   }

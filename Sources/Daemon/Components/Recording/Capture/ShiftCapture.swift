@@ -26,23 +26,33 @@ final class ShiftCapture {
   /// already holds. `wallClock` dates the batches and the session records the sink writes.
   convenience init(
     shift: Int64, store: SampleStore, batchPolicy: SampleBatchPolicy, filter: RouteSampleFilter,
-    makeSessionID: @escaping () -> CaptureSessionID, wallClock: @escaping () -> Date
+    privatePlaces: [Place], makeSessionID: @escaping () -> CaptureSessionID, wallClock: @escaping () -> Date
   ) throws {
     // The batch's one-second age is judged on the wall clock, as the session records it
     // dates are; `SampleBatchPolicy` writes at once when that clock has stepped back.
     let sink = StoreSampleSink(batch: SampleBatch(store: store, shiftID: shift, policy: batchPolicy), now: wallClock)
-    try self.init(.manual(sink), filter: filter, makeSessionID: makeSessionID)
+    try self.init(.manual(sink), filter: filter, privatePlaces: privatePlaces, makeSessionID: makeSessionID)
   }
 
   /// Starts capturing through `mode`'s sink: the filter judges from its last kept sample.
-  init(_ mode: Mode, filter: RouteSampleFilter, makeSessionID: @escaping () -> CaptureSessionID) throws {
+  init(
+    _ mode: Mode, filter: RouteSampleFilter, privatePlaces: [Place], makeSessionID: @escaping () -> CaptureSessionID
+  ) throws {
     self.mode = mode
     switch mode {
     case .manual(let sink): self.sink = sink
     case .movement(let recorder): self.sink = recorder
     }
-    service = CaptureService(sink: sink, filter: filter, holdsAfterSaveFailure: true, makeSessionID: makeSessionID)
+    service = CaptureService(
+      sink: sink, filter: filter, holdsAfterSaveFailure: true, privatePlaces: privatePlaces,
+      makeSessionID: makeSessionID)
     try service.startCapture()
+  }
+
+  /// The places file changed (`places.load`): its private places are where nothing is
+  /// recorded from the next fix on.
+  func replacePlaces(_ places: [Place]) {
+    service.privatePlaces = PrivatePlaceGuard(places: places)
   }
 
   /// The shift samples go into now; nil while none is open.

@@ -127,7 +127,8 @@ struct RecordingCoordinator {
             EventReport(
               .captureSessionEnded(.init(session: id.rawValue, shift: shift, reason: reason.description)),
               "capture session \(id)\(shift.map { " of shift \($0)" } ?? "") ended: \(reason)",
-              priority: reason.code == "capture_stopped" ? .notice : .warning)))
+              // Capture stopping, or a private place, is routine; the others are losses.
+              priority: ["capture_stopped", "private_place"].contains(reason.code) ? .notice : .warning)))
       case let .accepted(sample):
         actions.append(.observeAccepted(sample))
         actions += placesKept(sample)
@@ -151,7 +152,7 @@ struct RecordingCoordinator {
               .captureAccuracyAssumed(.init(session: id.rawValue, shift: shift, accuracyMetres: metres)),
               "capture session \(id)\(shift.map { " of shift \($0)" } ?? ""): the receiver reports no error estimate; its fixes are kept with an assumed accuracy of \(Int(metres.rounded())) m",
               priority: .notice)))
-      case .rejected, .dropped:
+      case .rejected, .dropped, .withheldInPrivatePlace:
         break
       }
     }

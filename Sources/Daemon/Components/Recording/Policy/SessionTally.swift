@@ -10,6 +10,8 @@ import FoundationEssentials
 struct SessionTally {
   /// The `capture.rejected` key of fixes dropped while the store failed.
   static let droppedWhileStoreFailing = "store_failing"
+  /// The `capture.rejected` key of fixes withheld inside a private place.
+  static let withheldInPrivatePlace = "private_place"
 
   /// When (wall clock) the current session started.
   private(set) var startedAt: Date?
@@ -18,6 +20,7 @@ struct SessionTally {
   private var accuracyAssumed = 0
   private var rejected: [SampleRejection: Int] = [:]
   private var dropped = 0
+  private var withheld = 0
 
   /// Counts one of capture's events, told at `time` (wall clock).
   mutating func count(_ event: CaptureEvent, at time: Date) {
@@ -35,6 +38,8 @@ struct SessionTally {
       rejected[reason, default: 0] += 1
     case .dropped:
       dropped += 1
+    case .withheldInPrivatePlace:
+      withheld += 1
     case .saveFailed, .accuracyAssumed:
       break
     }
@@ -49,6 +54,8 @@ struct SessionTally {
     var rejected = Dictionary(uniqueKeysWithValues: self.rejected.map { ($0.key.rawValue, $0.value) })
     // Fixes dropped while capture holds on a failed save count as refused for that reason.
     if dropped > 0 { rejected[Self.droppedWhileStoreFailing] = dropped }
+    // Between sessions, while the vehicle is in a private place: the fixes withheld there.
+    if withheld > 0 { rejected[Self.withheldInPrivatePlace] = withheld }
     return CaptureSection(
       session: session?.rawValue, sessionStartedAt: startedAt, accepted: accepted, rejected: rejected, held: held,
       accuracyAssumed: accuracyAssumed)
