@@ -58,7 +58,7 @@ import Testing
         + #""queued_at":"2023-11-14T23:13:21.000Z","started_at":"2023-11-14T22:13:20.000Z","ended_at":"2023-11-14T23:13:20.000Z","#
         + #""started_by":"movement","ended_by":"stopped","#
         + #""distance":{"gaps":2,"inferred_continuity":false,"measured":true,"metres":19956.3,"partial":true,"#
-        + #""segments":3,"unit":"miles","usable_positions":812,"value":12.4},"summary":"12.4 mi recorded · partial route"}"#
+        + #""segments":3,"unit":"miles","usable_positions":812,"value":12.4},"summary":"12.4 mi recorded · partial route","jobs":[]}"#
     )
   }
 
