@@ -18,7 +18,11 @@ struct ReportCommand: CLICommand {
     it to standard output): each unbroken stretch of capture a solid line, each capture
     gap a thin dashed straight line labelled "not counted" with its times, the start and
     the end marked, a scale bar and a north arrow, and beneath it the shift's figure,
-    counts, gaps and sentences as `shift show` gives them. No map is fetched and nothing
+    counts, gaps and sentences as `shift show` gives them. Each stop is a diamond with
+    a black badge giving its number and time stood ("1 · 5 min"), listed beneath as
+    `shift show` lists it; each job visited a triangle labelled with the stop that
+    visited it ("job A1 · stop 1"), the jobs listed in order; the places around the
+    drive (never a private one) outlined and named. No map is fetched and nothing
     outside the file is needed to open it; it reads in greyscale.
 
     --route FILE draws the route in FILE (GPX or GeoJSON) underneath in grey and marks
