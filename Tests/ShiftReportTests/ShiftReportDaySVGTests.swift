@@ -41,7 +41,8 @@ extension ShiftReportSVGTests {
         "2 stops of 2 min or more", "stop 1 08:10–08:15 (5 min) at Depot",
         "stop 2 08:38–08:50 (12 min) · still stopped when the shift ended",
       ]),
-    .init(kind: "job-line", lines: ["Jobs:", "A1 Flowers: visited, stood 5 min (08:10–08:15), 20 m from it, at stop 1"]),
+    .init(
+      kind: "job-line", lines: ["Jobs:", "A1 Flowers: visited, stood 5 min (08:10–08:15), 20 m from it, at stop 1"]),
     .init(kind: "place-line", lines: ["Places drawn: Depot (depot), Estate (other)"]),
   ]
 
@@ -88,7 +89,8 @@ extension ShiftReportSVGTests {
     // Each badge's line starts where its stop stood and ends on the badge's edge.
     for (index, leader) in svg.elements(ofClass: "stop-leader").enumerated() {
       let p = projection.point(content.stops[index].coordinate)
-      #expect(abs(Double(leader.attributes["x1"]!)! - p.x) <= 0.05 && abs(Double(leader.attributes["y1"]!)! - p.y) <= 0.05)
+      #expect(
+        abs(Double(leader.attributes["x1"]!)! - p.x) <= 0.05 && abs(Double(leader.attributes["y1"]!)! - p.y) <= 0.05)
       let badge = Self.rect(badges[index])
       let end = (Double(leader.attributes["x2"]!)!, Double(leader.attributes["y2"]!)!)
       #expect(end.0 >= badge.x - 0.05 && end.0 <= badge.x + badge.width + 0.05)
@@ -152,7 +154,9 @@ extension ShiftReportSVGTests {
     #expect(
       svg.elements.first { $0.name == "desc" }?.text
         == ([content.summary] + content.lines + Self.dayListings.flatMap(\.lines)).joined(separator: " "))
-    for key in ["legend-stop", "legend-job", "legend-place"] { #expect(svg.elements(ofClass: key).count == 1, "\(key)") }
+    for key in ["legend-stop", "legend-job", "legend-place"] {
+      #expect(svg.elements(ofClass: key).count == 1, "\(key)")
+    }
     let legend = svg.elements.filter { $0.name == "text" && $0.attributes["font-size"] == "12" }.map(\.text)
     #expect(legend.contains("stop: number · time stood") && legend.contains("job visited") && legend.contains("place"))
 
