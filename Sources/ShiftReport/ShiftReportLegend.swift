@@ -124,9 +124,9 @@ struct ShiftReportLegend {
         [("class", "legend-stop"), ("d", d), ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2")])
         + "\n"
     case .job:
-      let d = "M\(n(x + 13)) \(n(y - 7))L\(n(x + 19.5)) \(n(y + 5))L\(n(x + 6.5)) \(n(y + 5))Z"
+      let d = "M\(n(x + 13)) \(n(y - 8))L\(n(x + 20)) \(n(y + 6))L\(n(x + 6)) \(n(y + 6))Z"
       return SVGText.element(
-        "path", [("class", "legend-job"), ("d", d), ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2")])
+        "path", [("class", "legend-job"), ("d", d), ("fill", "none"), ("stroke", "#000000"), ("stroke-width", "2")])
         + "\n"
     case .place:
       return SVGText.element(

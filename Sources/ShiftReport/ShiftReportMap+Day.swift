@@ -3,7 +3,8 @@ import FoundationEssentials
 
 /// The delivery day on the map: the places beneath everything, each stop a diamond where
 /// the vehicle stood with a black numbered badge beside it, each visited job's destination
-/// a triangle labelled with the stop that visited it. Told apart by shape, never by colour.
+/// an open triangle around it, labelled with the stop that visited it. Told apart by
+/// shape, never by colour.
 extension ShiftReportMap {
   static let placeFill = "#eeeeee"
   static let placeStroke = "#555555"
@@ -76,9 +77,10 @@ extension ShiftReportMap {
 
   /// The boxes the stops' and jobs' shapes take: no label may cover them.
   var dayMarkerBoxes: [ReportRect] {
-    (content.stops.map(\.coordinate) + content.jobs.map(\.coordinate)).map(place).map {
-      ReportRect(x: $0.x - 7, y: $0.y - 7, width: 14, height: 14)
-    }
+    content.stops.map(\.coordinate).map(place).map { ReportRect(x: $0.x - 7, y: $0.y - 7, width: 14, height: 14) }
+      + content.jobs.map(\.coordinate).map(place).map {
+        ReportRect(x: $0.x - 12.5, y: $0.y - 14, width: 25, height: 21.5)
+      }
   }
 
   /// Each stop's diamond and its badge, the badge placed clear of everything when it can
@@ -86,6 +88,8 @@ extension ShiftReportMap {
   /// short line.
   func stops(_ placement: inout ReportLabelPlacement) -> String {
     var svg = ""
+    var leaders = ""
+    var badges = ""
     for stop in content.stops {
       let p = place(stop.coordinate)
       let s = Self.stopSize
@@ -106,9 +110,12 @@ extension ShiftReportMap {
         ?? placement.placeClear(Self.badgeCandidates(short, at: p))
         ?? placement.place(Self.badgeCandidates(label, at: p))
       let text = box.width >= Self.badgeBox(label, centreX: 0, centreY: 0).width ? label : short
-      svg += badge(text, box, from: p)
+      let badge = self.badge(text, box, from: p)
+      leaders += badge.leader
+      badges += badge.box
     }
-    return svg
+    // The lines under the diamonds, so that each ends at its diamond's edge.
+    return leaders + svg + badges
   }
 
   /// A badge's box: bold 11-unit text, about 0.62 of its size a character, and padding.
@@ -135,17 +142,17 @@ extension ShiftReportMap {
   }
 
   /// White bold text on a black rounded box, and the line from the box to the diamond.
-  func badge(_ text: String, _ box: ReportRect, from p: (x: Double, y: Double)) -> String {
+  func badge(_ text: String, _ box: ReportRect, from p: (x: Double, y: Double)) -> (leader: String, box: String) {
     let n = SVGText.number
     let nearest = (min(max(p.x, box.x), box.x + box.width), min(max(p.y, box.y), box.y + box.height))
-    var svg =
+    let leader =
       SVGText.element(
         "line",
         [
           ("class", "stop-leader"), ("x1", n(p.x)), ("y1", n(p.y)), ("x2", n(nearest.0)), ("y2", n(nearest.1)),
           ("stroke", "#000000"), ("stroke-width", "1"),
         ]) + "\n"
-    svg +=
+    var svg =
       SVGText.element(
         "rect",
         [
@@ -158,19 +165,21 @@ extension ShiftReportMap {
           ("class", "stop-label"), ("x", n(box.x + box.width / 2)), ("y", n(box.y + box.height / 2 + 11 * 0.35)),
           ("font-size", "11"), ("font-weight", "bold"), ("text-anchor", "middle"), ("fill", "#ffffff"),
         ], text) + "\n"
-    return svg
+    return (leader, svg)
   }
 
-  /// Each visited job's destination, a white triangle outlined in black, and its label.
+  /// Each visited job's destination, an open triangle large enough to hold the diamond of
+  /// the stop that visited it (a job is visited within tens of metres, a few units on most
+  /// drawings) so that both show, and its label.
   func jobs(_ placement: inout ReportLabelPlacement) -> String {
     var svg = ""
     for job in content.jobs {
       let p = place(job.coordinate)
       let n = SVGText.number
-      let d = "M\(n(p.x)) \(n(p.y - 7))L\(n(p.x + 6.5)) \(n(p.y + 5))L\(n(p.x - 6.5)) \(n(p.y + 5))Z"
+      let d = "M\(n(p.x)) \(n(p.y - 13))L\(n(p.x + 11.3)) \(n(p.y + 6.5))L\(n(p.x - 11.3)) \(n(p.y + 6.5))Z"
       svg +=
         SVGText.element(
-          "path", [("class", "job"), ("d", d), ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2")])
+          "path", [("class", "job"), ("d", d), ("fill", "none"), ("stroke", "#000000"), ("stroke-width", "2")])
         + "\n"
       svg += markerLabel(job.label, class: "job-label", at: p, rise: -17, size: 11, &placement)
     }

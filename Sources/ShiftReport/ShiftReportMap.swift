@@ -148,7 +148,8 @@ struct ShiftReportMap {
     if let first = drawn.first?.first, let last = drawn.last?.last {
       markers = self.markers(start: place(first), end: place(last), &placement)
     }
-    let day = stops(&placement) + jobs(&placement)
+    let stops = self.stops(&placement)
+    let day = jobs(&placement) + stops
     let marks = content.offRoute.map { offRoute($0, &placement) }
     var svg = ""
     var unlabelled = 0

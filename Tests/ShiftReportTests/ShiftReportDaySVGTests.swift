@@ -101,7 +101,9 @@ extension ShiftReportSVGTests {
     #expect(jobs.count == 1)
     let j = projection.point(content.jobs[0].coordinate)
     let triangle = SVGDocument.numbers(inPath: jobs.first?.attributes["d"] ?? "")
-    #expect(abs(triangle[0] - j.x) <= 0.05 && abs(triangle[1] - (j.y - 7)) <= 0.05)
+    let expected = [j.x, j.y - 13, j.x + 11.3, j.y + 6.5, j.x - 11.3, j.y + 6.5]
+    #expect(triangle.count == 6 && zip(triangle, expected).allSatisfy { abs($0 - $1) <= 0.05 }, "\(triangle)")
+    #expect(jobs.first?.attributes["fill"] == "none")
     #expect(svg.elements(ofClass: "job-label").map(\.text) == ["job A1 · stop 1"])
 
     let places = svg.elements(ofClass: "place")
@@ -127,9 +129,13 @@ extension ShiftReportSVGTests {
     // No badge or label over another, nor over a stop's, a job's, the start's or the end's shape.
     let labels = ["start-label", "start-note", "end-label", "job-label", "place-label", "gap-label"]
       .flatMap { svg.elements(ofClass: $0) }.map(Self.textBox)
-    let shapes = (content.stops.map(\.coordinate) + content.jobs.map(\.coordinate)).map(projection.point).map {
-      ReportRect(x: $0.x - 6, y: $0.y - 6, width: 12, height: 12)
-    }
+    let shapes =
+      content.stops.map(\.coordinate).map(projection.point).map {
+        ReportRect(x: $0.x - 6, y: $0.y - 6, width: 12, height: 12)
+      }
+      + content.jobs.map(\.coordinate).map(projection.point).map {
+        ReportRect(x: $0.x - 11.3, y: $0.y - 13, width: 22.6, height: 19.5)
+      }
     let boxes = badges.map(Self.rect) + labels
     for (i, a) in boxes.enumerated() {
       for b in boxes[(i + 1)...] { #expect(!Self.overlap(a, b), "\(a) and \(b) overlap") }
