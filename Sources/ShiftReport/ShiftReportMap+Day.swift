@@ -84,12 +84,14 @@ extension ShiftReportMap {
   }
 
   /// Each stop's diamond and its badge, the badge placed clear of everything when it can
-  /// be (its number alone when its duration does not fit), joined to the diamond by a
-  /// short line.
+  /// be: near it in full, else its number alone, farther out if need be; a stop with no
+  /// room even for that is left unnumbered on the map, and a note in a corner says how
+  /// many (the list beneath gives every stop).
   func stops(_ placement: inout ReportLabelPlacement) -> String {
     var svg = ""
     var leaders = ""
     var badges = ""
+    var unnumbered = 0
     for stop in content.stops {
       let p = place(stop.coordinate)
       let s = Self.stopSize
@@ -103,19 +105,34 @@ extension ShiftReportMap {
             ("class", "stop"), ("data-number", "\(stop.number)"), ("d", d), ("fill", "#ffffff"),
             ("stroke", "#000000"), ("stroke-width", "2"),
           ]) + "\n"
-      let label = stop.label
       let short = "\(stop.number)"
-      let box =
-        placement.placeClear(Self.badgeCandidates(label, at: p))
-        ?? placement.placeClear(Self.badgeCandidates(short, at: p))
-        ?? placement.place(Self.badgeCandidates(label, at: p))
-      let text = box.width >= Self.badgeBox(label, centreX: 0, centreY: 0).width ? label : short
-      let badge = self.badge(text, box, from: p)
+      var text = stop.label
+      var box = placement.placeClear(Self.badgeCandidates(text, at: p, rows: 3))
+      if box == nil {
+        text = short
+        box = placement.placeClear(Self.badgeCandidates(short, at: p, rows: 6))
+      }
+      guard let box else {
+        unnumbered += 1
+        continue
+      }
+      let badge = self.badge(text, number: stop.number, box, from: p)
       leaders += badge.leader
       badges += badge.box
     }
+    if unnumbered > 0 {
+      let note = Self.unnumberedText(unnumbered, of: content.stops.count)
+      let corners = noteCorners(note)
+      badges += placed(
+        note, class: "stops-unnumbered", placement.placeClear(corners) ?? placement.place(corners), size: 11)
+    }
     // The lines under the diamonds, so that each ends at its diamond's edge.
     return leaders + svg + badges
+  }
+
+  /// "3 of 40 stops are not numbered here for want of room; each is listed below."
+  static func unnumberedText(_ count: Int, of total: Int) -> String {
+    "\(count) of \(total) stops \(count == 1 ? "is" : "are") not numbered here for want of room; each is listed below."
   }
 
   /// A badge's box: bold 11-unit text, about 0.62 of its size a character, and padding.
@@ -125,16 +142,18 @@ extension ShiftReportMap {
     return ReportRect(x: centreX - width / 2, y: centreY - height / 2, width: width, height: height)
   }
 
-  /// Above right of the diamond, above left, below right, below left, then a line farther out.
-  static func badgeCandidates(_ text: String, at p: (x: Double, y: Double)) -> [ReportRect] {
+  /// Above right of the diamond, above left, below right, below left, then above and
+  /// below it, each a row farther out, `rows` rows.
+  static func badgeCandidates(_ text: String, at p: (x: Double, y: Double), rows: Int) -> [ReportRect] {
     let probe = badgeBox(text, centreX: 0, centreY: 0)
     var candidates: [ReportRect] = []
-    for step in [0.0, 12, 24] {
+    for row in 0..<rows {
+      let step = Double(row) * (probe.height + 2)
       let up = p.y - 9 - step - probe.height / 2
       let down = p.y + 9 + step + probe.height / 2
       let right = p.x + 6 + probe.width / 2
       let left = p.x - 6 - probe.width / 2
-      for (x, y) in [(right, up), (left, up), (right, down), (left, down)] {
+      for (x, y) in [(right, up), (left, up), (right, down), (left, down), (p.x, up), (p.x, down)] {
         candidates.append(badgeBox(text, centreX: x, centreY: y))
       }
     }
@@ -142,7 +161,9 @@ extension ShiftReportMap {
   }
 
   /// White bold text on a black rounded box, and the line from the box to the diamond.
-  func badge(_ text: String, _ box: ReportRect, from p: (x: Double, y: Double)) -> (leader: String, box: String) {
+  func badge(_ text: String, number: Int, _ box: ReportRect, from p: (x: Double, y: Double)) -> (
+    leader: String, box: String
+  ) {
     let n = SVGText.number
     let nearest = (min(max(p.x, box.x), box.x + box.width), min(max(p.y, box.y), box.y + box.height))
     let leader =
@@ -156,7 +177,8 @@ extension ShiftReportMap {
       SVGText.element(
         "rect",
         [
-          ("class", "stop-badge"), ("x", n(box.x)), ("y", n(box.y)), ("width", n(box.width)),
+          ("class", "stop-badge"), ("data-number", "\(number)"), ("x", n(box.x)), ("y", n(box.y)),
+          ("width", n(box.width)),
           ("height", n(box.height)), ("rx", "3"), ("fill", "#000000"),
         ]) + "\n"
     svg +=

@@ -182,4 +182,43 @@ extension ShiftReportSVGTests {
       #expect(svg.elements(ofClass: name).isEmpty, "\(name)")
     }
   }
+
+  @Test("40 stops along 4 km: no badge over another; where a badge has no room its number alone, else a note")
+  func crowdedStops() throws {
+    var content = Self.content(route: false)
+    let line = Self.walk(from: Self.origin, bearing: 90, steps: 80)
+    content.stretches = [line]
+    content.gapLabels = []
+    content.startNote = nil
+    content.stops = (0..<40).map { k in
+      .init(coordinate: line[2 * k + 1], number: k + 1, label: "\(k + 1) · \(2 + k % 14) min")
+    }
+    let svg = try SVGDocument(ShiftReportSVG.render(content))
+    #expect(svg.elements(ofClass: "stop").count == 40)
+    // Each badge says its stop's number: in full, or the number alone where that has no room.
+    let numbers = svg.elements(ofClass: "stop-badge").compactMap { Int($0.attributes["data-number"] ?? "") }
+    let labels = svg.elements(ofClass: "stop-label").map(\.text)
+    #expect(numbers.count == labels.count && numbers == numbers.sorted() && Set(numbers).count == numbers.count)
+    for (number, label) in zip(numbers, labels) {
+      #expect(label == content.stops[number - 1].label || label == "\(number)", "badge \(number): \(label)")
+    }
+    #expect(labels.contains { $0.contains("min") } && labels.contains { !$0.contains("min") }, "\(labels)")
+    let unnumbered = 40 - numbers.count
+    #expect(
+      svg.elements(ofClass: "stops-unnumbered").map(\.text)
+        == (unnumbered == 0
+          ? [] : ["\(unnumbered) of 40 stops are not numbered here for want of room; each is listed below."]))
+    let badges = svg.elements(ofClass: "stop-badge").map(Self.rect)
+    let others = ["start-label", "end-label", "stops-unnumbered"].flatMap { svg.elements(ofClass: $0) }.map(
+      Self.textBox)
+    let projection = try #require(ShiftReportLayout(content).projection)
+    let diamonds = content.stops.map { projection.point($0.coordinate) }.map {
+      ReportRect(x: $0.x - 6, y: $0.y - 6, width: 12, height: 12)
+    }
+    for (i, a) in badges.enumerated() {
+      for b in badges[(i + 1)...] + others + diamonds {
+        #expect(!Self.overlap(a, b), "badge \(numbers[i]) \(a) over \(b)")
+      }
+    }
+  }
 }
