@@ -41,6 +41,9 @@ struct ShiftReportDayBrowserTests {
     let written = try ShiftReportCommandTests.report(daemon, ["1", "-o", path])
     #expect(written.status == 0, "\(written.standardError)")
     let (image, svg) = try ShiftReportBrowserTests.render(path, in: directory)
+    let json = try ShiftReportCommandTests.report(daemon, ["1", "-o", path, "--json"])
+    let answer = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    #expect(answer["stops"] as? Int == 2 && answer["jobs_visited"] as? Int == 1 && answer["places"] as? Int == 1)
 
     // The words: the stops exactly as `shift show` lists them, the jobs in its order with
     // the stop that visited A-1, the depot drawn and named (the yard, 10 km off, is not).

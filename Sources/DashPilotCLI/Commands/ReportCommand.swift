@@ -28,7 +28,8 @@ struct ReportCommand: CLICommand {
     --route FILE draws the route in FILE (GPX or GeoJSON) underneath in grey and marks
     each moment guidance confirms the car had left it, judged over the shift's recorded
     positions with the --mode thresholds (default driving). With --json, prints what was
-    written (path, bytes, stretches, gaps, departures) instead of a sentence.
+    written (path, bytes, stretches, gaps, departures, stops, jobs visited, places)
+    instead of a sentence.
     """
 
   var id: Int64
@@ -93,7 +94,9 @@ struct ReportCommand: CLICommand {
       context.printJSON(
         ReportWritten(
           path: path, bytes: data.count, stretches: result.detail.shift.distance.segments,
-          gaps: result.detail.gaps.count, gapsDrawn: between, departures: result.offRoute?.count))
+          gaps: result.detail.gaps.count, gapsDrawn: between, departures: result.offRoute?.count,
+          stops: result.detail.stops.count, jobsVisited: result.detail.jobs.filter { $0.visit != nil }.count,
+          places: result.places.count))
     } else {
       context.console.line("Wrote shift #\(id)'s report to \(path) (\(Self.size(data.count))).")
     }
@@ -114,10 +117,14 @@ struct ReportCommand: CLICommand {
     var gaps: Int
     var gapsDrawn: Int
     var departures: Int?
+    var stops: Int
+    var jobsVisited: Int
+    var places: Int
 
     enum CodingKeys: String, CodingKey {
-      case path, bytes, stretches, gaps, departures
+      case path, bytes, stretches, gaps, departures, stops, places
       case gapsDrawn = "gaps_drawn"
+      case jobsVisited = "jobs_visited"
     }
   }
 
