@@ -192,7 +192,7 @@ extension ShiftReportMap {
 
   /// Each visited job's destination, an open triangle large enough to hold the diamond of
   /// the stop that visited it (a job is visited within tens of metres, a few units on most
-  /// drawings) so that both show, and its label.
+  /// drawings) so that both show, and its label where it has room.
   func jobs(_ placement: inout ReportLabelPlacement) -> String {
     var svg = ""
     for job in content.jobs {
@@ -203,7 +203,12 @@ extension ShiftReportMap {
         SVGText.element(
           "path", [("class", "job"), ("d", d), ("fill", "none"), ("stroke", "#000000"), ("stroke-width", "2")])
         + "\n"
-      svg += markerLabel(job.label, class: "job-label", at: p, rise: -17, size: 11, &placement)
+      // Below the triangle, else above it; with no room for it clear of everything, the
+      // list beneath gives the job and its stop.
+      let candidates =
+        ReportLabelPlacement.besideMarker(job.label, size: 11, at: p, rise: -17)
+        + ReportLabelPlacement.besideMarker(job.label, size: 11, at: p, rise: 17)
+      if let box = placement.placeClear(candidates) { svg += placed(job.label, class: "job-label", box, size: 11) }
     }
     return svg
   }

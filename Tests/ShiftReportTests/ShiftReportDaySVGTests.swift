@@ -193,8 +193,17 @@ extension ShiftReportSVGTests {
     content.stops = (0..<40).map { k in
       .init(coordinate: line[2 * k + 1], number: k + 1, label: "\(k + 1) · \(2 + k % 14) min")
     }
+    // A job visited at every fourth stop, 20 m north of it.
+    content.jobs = stride(from: 0, to: 40, by: 4).map { k in
+      .init(
+        coordinate: GeographicDistance.destination(from: line[2 * k + 1], bearing: 0, distance: 20),
+        label: "job J\(k + 1) · stop \(k + 1)")
+    }
     let svg = try SVGDocument(ShiftReportSVG.render(content))
     #expect(svg.elements(ofClass: "stop").count == 40)
+    #expect(svg.elements(ofClass: "job").count == 10)
+    let jobLabels = svg.elements(ofClass: "job-label").map(\.text)
+    #expect(jobLabels.allSatisfy { content.jobs.map(\.label).contains($0) } && !jobLabels.isEmpty, "\(jobLabels)")
     // Each badge says its stop's number: in full, or the number alone where that has no room.
     let numbers = svg.elements(ofClass: "stop-badge").compactMap { Int($0.attributes["data-number"] ?? "") }
     let labels = svg.elements(ofClass: "stop-label").map(\.text)
@@ -209,8 +218,9 @@ extension ShiftReportSVGTests {
         == (unnumbered == 0
           ? [] : ["\(unnumbered) of 40 stops are not numbered here for want of room; each is listed below."]))
     let badges = svg.elements(ofClass: "stop-badge").map(Self.rect)
-    let others = ["start-label", "end-label", "stops-unnumbered"].flatMap { svg.elements(ofClass: $0) }.map(
-      Self.textBox)
+    let others = ["start-label", "end-label", "stops-unnumbered", "job-label"].flatMap { svg.elements(ofClass: $0) }
+      .map(
+        Self.textBox)
     let projection = try #require(ShiftReportLayout(content).projection)
     let diamonds = content.stops.map { projection.point($0.coordinate) }.map {
       ReportRect(x: $0.x - 6, y: $0.y - 6, width: 12, height: 12)
@@ -219,6 +229,9 @@ extension ShiftReportSVGTests {
       for b in badges[(i + 1)...] + others + diamonds {
         #expect(!Self.overlap(a, b), "badge \(numbers[i]) \(a) over \(b)")
       }
+    }
+    for (i, a) in others.enumerated() {
+      for b in others[(i + 1)...] { #expect(!Self.overlap(a, b), "label \(a) over \(b)") }
     }
   }
 }
