@@ -5,7 +5,8 @@ import FoundationEssentials
 /// words already in the reader's clock and the seed's vocabulary. The renderer only lays
 /// it out (`ShiftReportSVG`), so it is a value in and text out.
 public struct ShiftReportContent: Sendable, Hashable {
-  /// A mark on the drawing: an off-route moment.
+  /// A mark on the drawing: an off-route moment. The delivery day's marks are in
+  /// `ShiftReportContent+Day.swift`.
   public struct Mark: Sendable, Hashable {
     public var coordinate: GeoCoordinate
     public var label: String
@@ -41,6 +42,14 @@ public struct ShiftReportContent: Sendable, Hashable {
   public var lines: [String]
   /// The unit of the scale bar: the figure's.
   public var unit: DistanceUnit
+  /// The stops, numbered as `shift show` numbers them.
+  public var stops: [StopMark] = []
+  /// The destinations of the jobs visited in the shift.
+  public var jobs: [JobMark] = []
+  /// The places around what is drawn, drawn beneath it.
+  public var places: [PlaceShape] = []
+  /// The lists after `lines`: the stops, the jobs, the places.
+  public var listings: [Listing] = []
 
   public init(
     title: String, stretches: [[GeoCoordinate]], gapLabels: [String], startLabel: String, endLabel: String,

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// Where everything of a report goes: the title, the map with the drawing fitted into it,
 /// the legend, the lines beneath. Public so a test can find where a position was drawn.
-public struct ShiftReportLayout: Sendable, Hashable {
+public struct ShiftReportLayout: Sendable {
   public static let width = 800.0
   static let side = 24.0
   static let titleBaseline = 34.0
@@ -21,12 +21,13 @@ public struct ShiftReportLayout: Sendable, Hashable {
   public let legendTop: Double
   public let linesTop: Double
   public let height: Double
-  /// The lines beneath the drawing after wrapping, the summary's first.
+  /// The lines beneath the drawing after wrapping, the summary's first; each other line
+  /// with its class (`line`, or its listing's kind).
   let summaryLines: [String]
-  let otherLines: [String]
+  let otherLines: [(kind: String, text: String)]
 
   public init(_ content: ShiftReportContent) {
-    let drawn = content.stretches.flatMap { $0 } + content.route + content.offRoute.map(\.coordinate)
+    let drawn = content.fitted
     let mapWidth = Self.width - 2 * Self.side
     var mapHeight = 240.0
     if let (_, low, high) = ReportProjection.bounds(of: drawn) {
@@ -42,7 +43,10 @@ public struct ShiftReportLayout: Sendable, Hashable {
     let legendRows = projection == nil ? 0 : ShiftReportLegend.items(content).rows(width: mapWidth).count
     linesTop = legendTop + Double(legendRows) * Self.legendRowHeight + 18
     summaryLines = SVGText.wrapped(content.summary, width: Self.lineWidth * 13 / 15)
-    otherLines = content.lines.flatMap { SVGText.wrapped($0, width: Self.lineWidth) }
+    let listings = [ShiftReportContent.Listing(kind: "line", lines: content.lines)] + content.listings
+    otherLines = listings.flatMap { listing in
+      listing.lines.flatMap { SVGText.wrapped($0, width: Self.lineWidth) }.map { (listing.kind, $0) }
+    }
     height = (linesTop + Double(summaryLines.count + otherLines.count) * Self.lineHeight + 16).rounded(.up)
   }
 }

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// The key beneath the drawing, one sample of each kind of mark that is drawn, so the
 /// picture reads without colour: solid is counted, dashed is not.
 struct ShiftReportLegend {
-  enum Symbol { case stretch, gap, lonePosition, start, end, route, offRoute }
+  enum Symbol { case stretch, gap, lonePosition, start, end, route, offRoute, stop, job, place }
 
   struct Item {
     var symbol: Symbol
@@ -29,6 +29,9 @@ struct ShiftReportLegend {
       items.append(Item(symbol: .route, text: "route"))
     }
     if !content.offRoute.isEmpty { items.append(Item(symbol: .offRoute, text: "left the route")) }
+    if !content.stops.isEmpty { items.append(Item(symbol: .stop, text: "stop: number · time stood")) }
+    if !content.jobs.isEmpty { items.append(Item(symbol: .job, text: "job visited")) }
+    if !content.places.isEmpty { items.append(Item(symbol: .place, text: "place")) }
     return ShiftReportLegend(items: items)
   }
 
@@ -114,6 +117,24 @@ struct ShiftReportLegend {
       let d = "M\(n(x + 8)) \(n(y - 5))L\(n(x + 18)) \(n(y + 5))M\(n(x + 8)) \(n(y + 5))L\(n(x + 18)) \(n(y - 5))"
       return SVGText.element(
         "path", [("class", "legend-off-route"), ("d", d), ("stroke", "#000000"), ("stroke-width", "2.5")]) + "\n"
+    case .stop:
+      let d = "M\(n(x + 13)) \(n(y - 6))L\(n(x + 19)) \(n(y))L\(n(x + 13)) \(n(y + 6))L\(n(x + 7)) \(n(y))Z"
+      return SVGText.element(
+        "path",
+        [("class", "legend-stop"), ("d", d), ("fill", "#ffffff"), ("stroke", "#000000"), ("stroke-width", "2")])
+        + "\n"
+    case .job:
+      let d = "M\(n(x + 13)) \(n(y - 8))L\(n(x + 20)) \(n(y + 6))L\(n(x + 6)) \(n(y + 6))Z"
+      return SVGText.element(
+        "path", [("class", "legend-job"), ("d", d), ("fill", "none"), ("stroke", "#000000"), ("stroke-width", "2")])
+        + "\n"
+    case .place:
+      return SVGText.element(
+        "rect",
+        [
+          ("class", "legend-place"), ("x", n(x + 1)), ("y", n(y - 6)), ("width", "24"), ("height", "12"),
+          ("fill", ShiftReportMap.placeFill), ("stroke", ShiftReportMap.placeStroke), ("stroke-width", "1.5"),
+        ]) + "\n"
     }
   }
 }

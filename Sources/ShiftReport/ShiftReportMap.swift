@@ -1,9 +1,10 @@
 import DashPilotCore
 import FoundationEssentials
 
-/// The drawing itself, bottom to top: the route in grey, each stretch a solid black line
+/// The drawing itself, bottom to top: the places (`ShiftReportMap+Day.swift`), the route in grey, each stretch a solid black line
 /// (a lone fix a dot), each gap a thin dashed straight line labelled "not counted" with its
-/// times, the off-route marks, the start and end markers, the north arrow and the scale bar.
+/// times, the off-route marks, the stops and jobs, the start and end markers, the north
+/// arrow and the scale bar.
 struct ShiftReportMap {
   let content: ShiftReportContent
   let projection: ReportProjection
@@ -17,7 +18,7 @@ struct ShiftReportMap {
   static let gapDashes = "6 5"
 
   var svg: String {
-    var svg = ""
+    var svg = places()
     if content.route.count >= 2 {
       svg += path(
         content.route,
@@ -47,7 +48,8 @@ struct ShiftReportMap {
     // Every line drawn, so that no label's halo rubs one out.
     let lines = drawn.map { $0.map(place) } + gaps.map { [place($0.from), place($0.to)] }
     let markerPoints = [drawn.first?.first, drawn.last?.last].compactMap { $0 } + content.offRoute.map(\.coordinate)
-    let markerBoxes = markerPoints.map(place).map { ReportRect(x: $0.x - 7, y: $0.y - 7, width: 14, height: 14) }
+    let markerBoxes =
+      markerPoints.map(place).map { ReportRect(x: $0.x - 7, y: $0.y - 7, width: 14, height: 14) } + dayMarkerBoxes
     let unplaced = ReportLabelPlacement(map: map, reserved: [northArrowBox, scaleBarBox] + markerBoxes, lines: lines)
     var labels = self.labels(drawn, gaps, unplaced)
     if labels.unlabelled > 0 {
@@ -146,6 +148,8 @@ struct ShiftReportMap {
     if let first = drawn.first?.first, let last = drawn.last?.last {
       markers = self.markers(start: place(first), end: place(last), &placement)
     }
+    let stops = self.stops(&placement)
+    let day = jobs(&placement) + stops
     let marks = content.offRoute.map { offRoute($0, &placement) }
     var svg = ""
     var unlabelled = 0
@@ -154,7 +158,7 @@ struct ShiftReportMap {
       svg += line
       if !labelled { unlabelled += 1 }
     }
-    return (svg + marks.joined() + markers, unlabelled)
+    return (svg + placeLabels(&placement) + marks.joined() + day + markers, unlabelled)
   }
 
   /// Where gaps crowd the drawing, the labels with no room of their own are left off and

@@ -19,7 +19,8 @@ public enum ShiftReportSVG {
     svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\""
     svg += " viewBox=\"0 0 \(width) \(height)\" role=\"img\" font-family=\"\(fonts)\">\n"
     svg += "<title>\(XMLText.escaped(content.title))</title>\n"
-    svg += "<desc>\(XMLText.escaped(([content.summary] + content.lines).joined(separator: " ")))</desc>\n"
+    let described = [content.summary] + content.lines + content.listings.flatMap(\.lines)
+    svg += "<desc>\(XMLText.escaped(described.joined(separator: " ")))</desc>\n"
     svg +=
       SVGText.element(
         "rect", [("class", "background"), ("width", width), ("height", height), ("fill", "#ffffff")]) + "\n"
@@ -60,10 +61,11 @@ public enum ShiftReportSVG {
   static func lines(_ layout: ShiftReportLayout) -> String {
     var svg = ""
     var baseline = layout.linesTop
-    for (index, line) in (layout.summaryLines + layout.otherLines).enumerated() {
+    let lines = layout.summaryLines.map { (kind: "summary", text: $0) } + layout.otherLines
+    for (index, line) in lines.map(\.text).enumerated() {
       let isSummary = index < layout.summaryLines.count
       var attributes: [(String, String)] = [
-        ("class", isSummary ? "summary" : "line"), ("x", SVGText.number(ShiftReportLayout.side)),
+        ("class", lines[index].kind), ("x", SVGText.number(ShiftReportLayout.side)),
         ("y", SVGText.number(baseline)), ("font-size", isSummary ? "15" : "13"), ("fill", "#000000"),
       ]
       if isSummary { attributes.append(("font-weight", "bold")) }

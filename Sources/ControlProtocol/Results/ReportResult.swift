@@ -24,16 +24,23 @@ public struct ReportResult: Sendable, Hashable, Codable {
   /// Each moment guidance confirmed the car had left the route, judged over the stored
   /// positions; nil when no route was given.
   public var offRoute: [WireOffRoute]?
+  /// The places (not `private` ones: a driver's home is never drawn) that lie within or
+  /// touch the box around what is drawn, in the places file's order.
+  public var places: [WirePlace]
 
-  public init(detail: ShiftDetail, stretches: [[WireTrackPoint]], toleranceMetres: Double, offRoute: [WireOffRoute]?) {
+  public init(
+    detail: ShiftDetail, stretches: [[WireTrackPoint]], toleranceMetres: Double, offRoute: [WireOffRoute]?,
+    places: [WirePlace] = []
+  ) {
     self.detail = detail
     self.stretches = stretches
     self.toleranceMetres = toleranceMetres
     self.offRoute = offRoute
+    self.places = places
   }
 
   enum CodingKeys: String, CodingKey {
-    case detail, stretches
+    case detail, stretches, places
     case toleranceMetres = "tolerance_m"
     case offRoute = "off_route"
   }

@@ -18,13 +18,18 @@ struct ReportCommand: CLICommand {
     it to standard output): each unbroken stretch of capture a solid line, each capture
     gap a thin dashed straight line labelled "not counted" with its times, the start and
     the end marked, a scale bar and a north arrow, and beneath it the shift's figure,
-    counts, gaps and sentences as `shift show` gives them. No map is fetched and nothing
+    counts, gaps and sentences as `shift show` gives them. Each stop is a diamond with
+    a black badge giving its number and time stood ("1 · 5 min"), listed beneath as
+    `shift show` lists it; each job visited a triangle labelled with the stop that
+    visited it ("job A1 · stop 1"), the jobs listed in order; the places around the
+    drive (never a private one) outlined and named. No map is fetched and nothing
     outside the file is needed to open it; it reads in greyscale.
 
     --route FILE draws the route in FILE (GPX or GeoJSON) underneath in grey and marks
     each moment guidance confirms the car had left it, judged over the shift's recorded
     positions with the --mode thresholds (default driving). With --json, prints what was
-    written (path, bytes, stretches, gaps, departures) instead of a sentence.
+    written (path, bytes, stretches, gaps, departures, stops, jobs visited, places)
+    instead of a sentence.
     """
 
   var id: Int64
@@ -89,7 +94,9 @@ struct ReportCommand: CLICommand {
       context.printJSON(
         ReportWritten(
           path: path, bytes: data.count, stretches: result.detail.shift.distance.segments,
-          gaps: result.detail.gaps.count, gapsDrawn: between, departures: result.offRoute?.count))
+          gaps: result.detail.gaps.count, gapsDrawn: between, departures: result.offRoute?.count,
+          stops: result.detail.stops.count, jobsVisited: result.detail.jobs.filter { $0.visit != nil }.count,
+          places: result.places.count))
     } else {
       context.console.line("Wrote shift #\(id)'s report to \(path) (\(Self.size(data.count))).")
     }
@@ -110,10 +117,14 @@ struct ReportCommand: CLICommand {
     var gaps: Int
     var gapsDrawn: Int
     var departures: Int?
+    var stops: Int
+    var jobsVisited: Int
+    var places: Int
 
     enum CodingKeys: String, CodingKey {
-      case path, bytes, stretches, gaps, departures
+      case path, bytes, stretches, gaps, departures, stops, places
       case gapsDrawn = "gaps_drawn"
+      case jobsVisited = "jobs_visited"
     }
   }
 

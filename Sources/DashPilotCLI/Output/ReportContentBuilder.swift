@@ -5,7 +5,8 @@ import ShiftReport
 
 /// The daemon's answer to `report` in the reader's words and clock: what the drawing says,
 /// decided here so that the renderer only lays it out. Every line and label is the one
-/// `shift show` prints or built from the same wording (`CaptureGapWording`).
+/// `shift show` prints or built from the same wording (`CaptureGapWording`); the stops,
+/// jobs and places in `ReportContentBuilder+Day.swift`.
 struct ReportContentBuilder {
   var result: ReportResult
   /// The route the shift was judged against, as read from its file; empty for none.
@@ -50,7 +51,7 @@ struct ReportContentBuilder {
           : "Route \(routeName): guidance confirmed \(departures.count) "
             + (departures.count == 1 ? "departure" : "departures") + " from it, marked ×.")
     }
-    return ShiftReportContent(
+    var content = ShiftReportContent(
       title: Self.title(shift),
       stretches: result.stretches.map { $0.map { GeoCoordinate(latitude: $0.lat, longitude: $0.lon) } },
       gapLabels: gaps.between.map(Self.label), startLabel: points.first.map { "start " + clock($0.time) } ?? "",
@@ -60,6 +61,11 @@ struct ReportContentBuilder {
         ShiftReportContent.Mark(
           coordinate: GeoCoordinate(latitude: $0.lat, longitude: $0.lon), label: "off route " + clockTime($0.time))
       }, summary: shift.summary, lines: lines, unit: DistanceUnit(name: shift.distance.unit) ?? .miles)
+    content.stops = stopMarks
+    content.jobs = jobMarks
+    content.places = placeShapes
+    content.listings = listings
+    return content
   }
 
   /// "Shift #12 · Tue 14 Nov 08:00–09:00", the end left open for a running shift.

@@ -74,7 +74,8 @@ struct ShiftAnswer {
   }
 
   /// The report: `detail`, each stretch simplified to a tolerance of the shift's extent
-  /// over `ReportResult.drawingResolution`, and with a route the confirmed departures.
+  /// over `ReportResult.drawingResolution`, with a route the confirmed departures, and the
+  /// places around what is drawn (`ReportPlaces`).
   func report(
     _ figure: ShiftFigure, store: SampleStore, route: GuidanceRoute?, mode: TravelMode, stops policy: StopPolicy,
     places: [Place], now: Date
@@ -91,8 +92,9 @@ struct ShiftAnswer {
     }
     return ReportResult(
       detail: try detail(figure, store: store, stops: policy, places: places, now: now), stretches: stretches,
-      toleranceMetres: tolerance,
-      offRoute: route.map { departures(from: $0, mode: mode) })
+      toleranceMetres: tolerance, offRoute: route.map { departures(from: $0, mode: mode) },
+      places: ReportPlaces.touching(
+        measured.stretches.flatMap { $0.samples.map(\.coordinate) } + (route?.points ?? []), of: places))
   }
 
   /// The longer side of the box around every position, over the drawing's resolution.
