@@ -121,7 +121,9 @@ struct CLIArgumentTests {
     #expect(captured.standardOutput.hasPrefix("USAGE: dashpilotctl shift show ID [--json]\n"))
     let (flagStatus, flag) = run(["navigate", "--help"])
     #expect(flagStatus == 0)
-    #expect(flag.standardOutput.hasPrefix("USAGE: dashpilotctl navigate LAT,LON [--mode driving|walking] [--name NAME] [--json]\n"))
+    #expect(
+      flag.standardOutput.hasPrefix(
+        "USAGE: dashpilotctl navigate LAT,LON [--mode driving|walking] [--name NAME] [--json]\n"))
   }
 
   @Test("a southern, western destination is a value, not an option; the socket comes from the environment")
