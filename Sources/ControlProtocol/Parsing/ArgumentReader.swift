@@ -110,48 +110,6 @@ struct ArgumentReader {
     }
   }
 
-  /// `job.assign`'s job: `id`, `name` and `destination` required; `radius_m`, a window
-  /// (`window_start` and `window_end`, both or neither) and `note` optional.
-  private mutating func job() throws(ArgumentFailure) -> DeliveryJob {
-    let id = try jobID()
-    guard let name = try optionalString("name"), !name.isEmpty else {
-      throw ArgumentFailure(message: "needs \"name\": what the driver reads and hears")
-    }
-    guard let destination = take("destination") else {
-      throw ArgumentFailure(message: "needs \"destination\": {\"lat\":…,\"lon\":…}, where the job is")
-    }
-    let target = try coordinate(destination, label: "destination")
-    var radius = DeliveryJob.defaultRadius
-    if let value = take("radius_m") {
-      guard let metres = value.numberValue, DeliveryJob.radiusRange.contains(metres) else {
-        throw ArgumentFailure(
-          message: "\"radius_m\" must be a number of metres from \(Int(DeliveryJob.radiusRange.lowerBound)) to "
-            + "\(Int(DeliveryJob.radiusRange.upperBound))")
-      }
-      radius = metres
-    }
-    let start = try optionalTime("window_start")
-    let end = try optionalTime("window_end")
-    var window: DateInterval?
-    switch (start, end) {
-    case (nil, nil): break
-    case (let start?, let end?):
-      guard end > start else { throw ArgumentFailure(message: "\"window_end\" must come after \"window_start\"") }
-      window = DateInterval(start: start, end: end)
-    default: throw ArgumentFailure(message: "a window needs both \"window_start\" and \"window_end\"")
-    }
-    return DeliveryJob(
-      id: id, name: name, destination: GeoCoordinate(latitude: target.lat, longitude: target.lon), radius: radius,
-      window: window, note: try optionalString("note"))
-  }
-
-  private mutating func jobID() throws(ArgumentFailure) -> String {
-    guard let id = try optionalString("id"), !id.isEmpty, id.utf8.count <= JobArguments.maximumIDBytes else {
-      throw ArgumentFailure(message: "needs \"id\": the job's id, 1 to \(JobArguments.maximumIDBytes) bytes")
-    }
-    return id
-  }
-
   /// Refuses arguments the command does not take.
   func finish() throws(ArgumentFailure) {
     let extra = Set(members.keys).subtracting(consumed).sorted()
@@ -160,7 +118,7 @@ struct ArgumentReader {
     }
   }
 
-  private mutating func take(_ key: String) -> JSONValue? {
+  mutating func take(_ key: String) -> JSONValue? {
     consumed.insert(key)
     if case .null? = members[key] { return nil }
     return members[key]
@@ -184,7 +142,7 @@ struct ArgumentReader {
     return integer
   }
 
-  private mutating func optionalString(_ key: String) throws(ArgumentFailure) -> String? {
+  mutating func optionalString(_ key: String) throws(ArgumentFailure) -> String? {
     guard let value = take(key) else { return nil }
     guard let string = value.stringValue else { throw ArgumentFailure(message: "\"\(key)\" must be a string") }
     guard string.utf8.count <= 256 else { throw ArgumentFailure(message: "\"\(key)\" is longer than 256 bytes") }
@@ -193,7 +151,7 @@ struct ArgumentReader {
 
   /// A UTC time as `UTCTimestamp` writes it ("2026-11-01T00:00:00.000Z", or without the
   /// fraction).
-  private mutating func optionalTime(_ key: String) throws(ArgumentFailure) -> Date? {
+  mutating func optionalTime(_ key: String) throws(ArgumentFailure) -> Date? {
     guard let text = try optionalString(key) else { return nil }
     guard let time = UTCTimestamp.parse(text) else {
       throw ArgumentFailure(message: "\"\(key)\" must be a UTC time such as 2026-11-01T00:00:00Z")
@@ -257,7 +215,7 @@ struct ArgumentReader {
     return InlineRoute(format: format, text: text)
   }
 
-  private func coordinate(_ value: JSONValue, label: String) throws(ArgumentFailure) -> WireCoordinate {
+  func coordinate(_ value: JSONValue, label: String) throws(ArgumentFailure) -> WireCoordinate {
     guard case .object(let fields) = value, Set(fields.keys) == ["lat", "lon"],
       let lat = fields["lat"]?.numberValue, let lon = fields["lon"]?.numberValue
     else { throw ArgumentFailure(message: "\(label) must be {\"lat\":…,\"lon\":…}") }
