@@ -25,6 +25,10 @@ public struct ShiftReportContent: Sendable, Hashable {
   /// The label of the gap after each stretch but the last ("not counted 08:15–08:22
   /// (7 min)"): element `i` joins the last position of stretch `i` to the first of `i + 1`.
   public var gapLabels: [String]
+  /// The gaps (indices into `gapLabels`) whose line is not drawn: a private place's, since
+  /// the straight line between the positions either side of it would cross the place. They
+  /// are listed beneath like every gap.
+  public var undrawnGaps: Set<Int> = []
   /// Beside the first and the last position: "start 08:05", "end 08:55".
   public var startLabel: String
   public var endLabel: String

@@ -42,7 +42,8 @@ struct ShiftReportMap {
       }
     }
     var gaps: [(from: GeoCoordinate, to: GeoCoordinate, label: String)] = []
-    for (index, label) in content.gapLabels.enumerated() where index + 1 < drawn.count {
+    for (index, label) in content.gapLabels.enumerated()
+    where index + 1 < drawn.count && !content.undrawnGaps.contains(index) {
       if let from = drawn[index].last, let to = drawn[index + 1].first { gaps.append((from, to, label)) }
     }
     // Every line drawn, so that no label's halo rubs one out.

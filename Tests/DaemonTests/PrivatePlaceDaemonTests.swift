@@ -83,6 +83,14 @@ struct PrivatePlaceDaemonTests {
       events.all("capture.session_ended").first?.string("reason")
         == "entered a private place, where nothing is recorded",
       "\(events.summary)")
+    // The report lists the private place's gap but draws no line across the place: the
+    // one dashed line is the 180 s silence's.
+    let report = try daemon.control(["report", "1", "-o", "-"], environment: ["TZ": "UTC"])
+    #expect(report.status == 0, "\(report.standardError)")
+    #expect(report.standardOutput.components(separatedBy: "class=\"gap\"").count - 1 == 1)
+    #expect(report.standardOutput.contains("gap 10:01–10:07 (5 min): private place"))
+    let counts = try daemon.controlJSON(["report", "1", "-o", directory.appendingPathComponent("r.svg").path, "--json"])
+    #expect(counts["gaps"] as? Int == 2 && counts["gaps_drawn"] as? Int == 1, "\(counts)")
     let shown = try daemon.control(["shift", "show", "1"], environment: ["TZ": "UTC"])
     #expect(shown.standardOutput.contains("\n  gap 10:01–10:07 (5 min): private place\n"), "\(shown.standardOutput)")
   }

@@ -89,7 +89,9 @@ struct ReportCommand: CLICommand {
     } catch {
       throw .failed("cannot write \(path): \(SystemErrorText.reason(error))")
     }
-    let between = result.stretches.count > 1 ? result.stretches.count - 1 : 0
+    // A private place's gap is listed, not drawn.
+    let privateGaps = result.detail.gaps.filter { $0.cause == CaptureGapWording.privatePlace }.count
+    let between = max(0, (result.stretches.count > 1 ? result.stretches.count - 1 : 0) - privateGaps)
     if context.options.json {
       context.printJSON(
         ReportWritten(

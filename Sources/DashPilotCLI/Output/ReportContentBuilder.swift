@@ -61,6 +61,7 @@ struct ReportContentBuilder {
         ShiftReportContent.Mark(
           coordinate: GeoCoordinate(latitude: $0.lat, longitude: $0.lon), label: "off route " + clockTime($0.time))
       }, summary: shift.summary, lines: lines, unit: DistanceUnit(name: shift.distance.unit) ?? .miles)
+    content.undrawnGaps = Set(gaps.between.indices.filter { gaps.between[$0].cause == CaptureGapWording.privatePlace })
     content.stops = stopMarks
     content.jobs = jobMarks
     content.places = placeShapes

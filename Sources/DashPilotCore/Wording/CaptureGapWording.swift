@@ -8,6 +8,8 @@ public enum CaptureGapWording {
   public static let shiftStartedBeforeCapture = "shift started before capture"
   public static let captureStoppedBeforeShiftEnded = "capture stopped before the shift ended"
   public static let noFixes = "no fixes"
+  /// A time inside a private place (a driver's home): nothing recorded, nothing drawn.
+  public static let privatePlace = "private place"
   /// What a report writes on the dashed line of a gap, before its times.
   public static let notCounted = "not counted"
 
@@ -38,7 +40,7 @@ public enum CaptureGapWording {
     case "daemon restarted": "daemon stopped unexpectedly"
     case "save_failed": "save failed"
     // Nothing is recorded inside a private place (a driver's home).
-    case "private_place": "private place"
+    case "private_place": privatePlace
     default: nil
     }
   }
