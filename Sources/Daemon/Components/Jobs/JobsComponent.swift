@@ -43,8 +43,6 @@ public final class JobsComponent: DaemonComponent, StopObserver {
     }
   }
 
-  public func contribute(to status: inout StatusResult) {}
-
   // MARK: - What the stops mean
 
   public func stopStarted(_ stop: Stop, shift: Int64) {
