@@ -21,7 +21,7 @@ import Testing
     #expect(moved.reason.contains("not a database"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == garbage)
     #expect(store.openReport.messages.first?.contains("failed its integrity check") == true)
-    #expect(store.openReport.schemaVersion == 6)
+    #expect(store.openReport.schemaVersion == 7)
     #expect(try store.integrityCheck() == ["ok"])
     #expect(try store.shifts().isEmpty)
     _ = try store.startShift(at: at(1_700_000_000))

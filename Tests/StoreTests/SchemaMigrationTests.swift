@@ -15,10 +15,10 @@ import Testing
     let file = try TemporaryStoreFile("migrate")
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 0)
-    #expect(store.openReport.schemaVersion == 6)
+    #expect(store.openReport.schemaVersion == 7)
     #expect(store.openReport.wasMigrated)
     #expect(store.openReport.movedAside == nil)
-    #expect(try store.database.scalarInt64("PRAGMA user_version") == 6)
+    #expect(try store.database.scalarInt64("PRAGMA user_version") == 7)
     // A new file's samples table has no AUTOINCREMENT, so a commit leaves sqlite_sequence
     // alone.
     #expect(try !Self.samplesTableAutoincrements(store))
@@ -175,7 +175,7 @@ import Testing
       _ = try store.startShift(at: at(1_700_000_000))
     }
     let store = try file.open()
-    #expect(store.openReport.foundSchemaVersion == 6)
+    #expect(store.openReport.foundSchemaVersion == 7)
     #expect(!store.openReport.wasMigrated)
     #expect(store.openReport.messages.isEmpty)
     #expect(try store.shifts().map(\.id) == [1])
@@ -187,19 +187,19 @@ import Testing
       let store = try file.open()
       let shift = try store.startShift(at: at(1_700_000_000))
       try store.append(straightRoute(count: 5), toShift: shift.id)
-      try store.database.execute("PRAGMA user_version = 7")
+      try store.database.execute("PRAGMA user_version = 8")
       try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
     let namesBefore = try file.fileNames()
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 6)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 8, supported: 7)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
     #expect(try file.fileNames() == namesBefore)
-    let message = StoreError.newerSchema(path: file.path, found: 7, supported: 6).description
-    #expect(message.contains("schema version 7, newer than the 6"))
+    let message = StoreError.newerSchema(path: file.path, found: 8, supported: 7).description
+    #expect(message.contains("schema version 8, newer than the 7"))
     #expect(message.contains("left unchanged"))
   }
 
@@ -209,15 +209,15 @@ import Testing
     // A newer DashPilot still running: its version bump sits in the log, not yet in the file.
     let newer = try Database(path: file.path)
     try newer.execute("PRAGMA wal_autocheckpoint = 0")
-    try newer.execute("PRAGMA user_version = 7")
+    try newer.execute("PRAGMA user_version = 8")
     let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
-    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 6))
+    #expect(try DatabaseHeader.read(path: file.path) == .database(userVersion: 7))
 
-    #expect(throws: StoreError.newerSchema(path: file.path, found: 7, supported: 6)) {
+    #expect(throws: StoreError.newerSchema(path: file.path, found: 8, supported: 7)) {
       _ = try file.open()
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
-    #expect(try newer.scalarInt64("PRAGMA user_version") == 7)
+    #expect(try newer.scalarInt64("PRAGMA user_version") == 8)
   }
 
   @Test func theSchemaAllowsOnlyOneOpenShift() throws {

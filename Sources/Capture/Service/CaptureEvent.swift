@@ -92,10 +92,11 @@ public enum CaptureEvent: Sendable, Hashable {
 public struct CaptureStatistics: Sendable, Hashable {
   public var received = 0
   public var accepted = 0
-  /// Of the accepted: held samples (the vehicle stood still), and samples whose accuracy
-  /// was assumed.
+  /// Of the accepted: held samples (the vehicle stood still), samples whose accuracy was
+  /// assumed, and samples dated by their arrival (the receiver sent no date).
   public var held = 0
   public var accuracyAssumed = 0
+  public var datedByArrival = 0
   public var rejected: [SampleRejection: Int] = [:]
   public var saveFailures = 0
   /// Fixes dropped while capture held on a failed save (see `CaptureService.storeFailure`).

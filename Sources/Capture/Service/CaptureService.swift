@@ -41,8 +41,12 @@ public struct CaptureService {
   /// or the next fix simply tries again (replay, which has no tick to retry on).
   public let holdsAfterSaveFailure: Bool
 
-  /// The time of the last fix with a position in the current session (receiver's clock).
-  private var lastFixTime: Date?
+  /// The time of the last fix with a position in the current session (receiver's clock,
+  /// or the arrival that dated it).
+  var lastFixTime: Date?
+  /// Whether the current session has had a fix with the receiver's own time: then one
+  /// without is not dated by arrival (`ArrivalDating.decide`).
+  var receiverDatesFixes = false
   /// The instant being gathered from gpsd's reports, judged once a later one arrives.
   var pendingInstant: FixInstant?
   /// The private places nothing is recorded in (`[Places] File=`, kind `private`).
@@ -90,14 +94,17 @@ public struct CaptureService {
 
   /// Handles one event of `GPSDSource`. `synchronisedWallClock` is the wall clock now, passed
   /// only when the caller knows it is synchronised (see `FixAgeEstimator`).
-  public mutating func handle(_ event: GPSDSourceEvent, synchronisedWallClock: Date? = nil)
-    -> [CaptureEvent]
-  {
+  /// `wallClock` is the wall clock as the caller read it beside the monotonic clock that
+  /// stamped the event, synchronised or not: what dates a fix that came with no date
+  /// (`ArrivalDating`).
+  public mutating func handle(
+    _ event: GPSDSourceEvent, synchronisedWallClock: Date? = nil, wallClock: ArrivalWallClock? = nil
+  ) -> [CaptureEvent] {
     switch event {
     case .connected, .retrying: return []
     case let .disconnected(reason): return connectionLost(reason: reason)
     case let .report(report, arrival):
-      return receive(report, arrival: arrival, synchronisedWallClock: synchronisedWallClock)
+      return receive(report, arrival: arrival, synchronisedWallClock: synchronisedWallClock, wallClock: wallClock)
     }
   }
 
@@ -111,9 +118,10 @@ public struct CaptureService {
   }
 
   /// One report. `arrival` is its arrival on a monotonic clock, in seconds (replay passes
-  /// the fix's own time: see `GPSDLogReplay`).
+  /// the fix's own time: see `GPSDLogReplay`); `wallClock`, when known, dates a fix that
+  /// came with no date.
   public mutating func receive(
-    _ report: GPSDReport, arrival: Double, synchronisedWallClock: Date? = nil
+    _ report: GPSDReport, arrival: Double, synchronisedWallClock: Date? = nil, wallClock: ArrivalWallClock? = nil
   ) -> [CaptureEvent] {
     var events: [CaptureEvent] = []
     switch report {
@@ -127,7 +135,8 @@ public struct CaptureService {
     case let .tpv(tpv):
       if let path = tpv.device { noteDevicePath(path, into: &events) }
       guard isCapturing else { break }
-      handleFix(tpv, arrival: arrival, wallClock: synchronisedWallClock, into: &events)
+      let arrivalWall = wallClock.map { ArrivalWallClock.Reading(clock: $0, arrival: arrival) }
+      handleFix(tpv, arrival: arrival, wallClock: synchronisedWallClock, arrivalWall: arrivalWall, into: &events)
     case .error, .other:
       break
     }
@@ -178,7 +187,8 @@ public struct CaptureService {
   }
 
   private mutating func handleFix(
-    _ tpv: GPSDTPV, arrival: Double, wallClock: Date?, into events: inout [CaptureEvent]
+    _ tpv: GPSDTPV, arrival: Double, wallClock: Date?, arrivalWall: ArrivalWallClock.Reading?,
+    into events: inout [CaptureEvent]
   ) {
     if dropsWhileStoreFails(into: &events) || withholdsInPrivatePlace(tpv, into: &events) { return }
     let age = tpv.time.flatMap {
@@ -192,24 +202,30 @@ public struct CaptureService {
     // The instant before is complete: judged first, so that its session is its own.
     judgePendingInstant(into: &events)
     if dropsWhileStoreFails(into: &events) { return }
+    // Decided before a session is minted, as the session's first fix: its start is dated.
+    let dating = dateByArrival(tpv.candidate(age: age), at: arrivalWall)
     if session == nil, tpv.hasPosition {
       let id = makeSessionID()
       session = id
       lastFixTime = nil
+      receiverDatesFixes = false
       statistics.sessionsStarted += 1
       let reason = SessionStartReason.fixesStarted(device: devicePath)
-      sink.captureSessionStarted(id, reason: reason, at: tpv.time)
+      sink.captureSessionStarted(id, reason: reason, at: tpv.time ?? dating.datedTime)
       events.append(.sessionStarted(id, reason))
     }
-    if tpv.hasPosition, let time = tpv.time { lastFixTime = time }
+    if tpv.hasPosition, let time = tpv.time {
+      lastFixTime = time
+      receiverDatesFixes = true
+    }
     if tpv.time != nil, tpv.hasPosition {
       pendingInstant = FixInstant(tpv, age: age, arrival: arrival)
     } else {
-      judge(tpv.candidate(age: age), into: &events)
+      judgeUndated(tpv.candidate(age: age), at: arrivalWall, into: &events)
     }
   }
 
-  private mutating func judge(_ candidate: FixCandidate, into events: inout [CaptureEvent]) {
+  mutating func judge(_ candidate: FixCandidate, into events: inout [CaptureEvent]) {
     statistics.received += 1
     switch filter.judge(candidate, session: session) {
     case let .rejected(reason):
@@ -220,6 +236,7 @@ public struct CaptureService {
         try sink.save(sample)
         statistics.accepted += 1
         if sample.isHeld { statistics.held += 1 }
+        if sample.isDatedByArrival { statistics.datedByArrival += 1 }
         if sample.isAccuracyAssumed {
           statistics.accuracyAssumed += 1
           if let session, assumedAccuracySaidFor != session {
@@ -246,6 +263,7 @@ public struct CaptureService {
       statistics.accepted += 1
       statistics.held += 1
       if closing.isAccuracyAssumed { statistics.accuracyAssumed += 1 }
+      if closing.isDatedByArrival { statistics.datedByArrival += 1 }
       events.append(.accepted(closing))
     } catch {
       filter.reset(lastRetained: (try? sink.lastRetainedSample()) ?? nil)

@@ -25,6 +25,9 @@ public struct FixCandidate: Sendable, Hashable {
   /// How old the fix was when it arrived, judged by the caller (see `FixAgeEstimator` in
   /// Capture); nil when its age cannot be told.
   public var age: TimeInterval?
+  /// Whether `time` is the fix's arrival on a synchronised wall clock, the receiver having
+  /// sent no date (`ArrivalDating`).
+  public var isDatedByArrival = false
 
   public init(
     mode: Mode, time: Date?, coordinate: GeoCoordinate, eph: Double? = nil, epx: Double? = nil,

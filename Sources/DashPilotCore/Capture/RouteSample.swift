@@ -19,11 +19,16 @@ public struct RouteSample: Sendable, Hashable {
   /// Whether `horizontalAccuracy` was assumed because the receiver reported no error
   /// estimate (`RouteSampleFilter.Configuration.assumedAccuracy`).
   public var isAccuracyAssumed: Bool
+  /// Whether `timestamp` is when the fix arrived, not the receiver's: it came with no date
+  /// (a receiver that sends GGA only) and was dated by a synchronised wall clock
+  /// (`ArrivalDating`).
+  public var isDatedByArrival: Bool
 
   public init(
     timestamp: Date, coordinate: GeoCoordinate, horizontalAccuracy: Double,
     speed: Double? = nil, course: Double? = nil, captureSessionID: CaptureSessionID?,
-    isHeld: Bool = false, isAccuracyAssumed: Bool = false
+    isHeld: Bool = false, isAccuracyAssumed: Bool = false,
+    isDatedByArrival: Bool = false
   ) {
     self.timestamp = timestamp
     self.coordinate = coordinate
@@ -33,5 +38,6 @@ public struct RouteSample: Sendable, Hashable {
     self.captureSessionID = captureSessionID
     self.isHeld = isHeld
     self.isAccuracyAssumed = isAccuracyAssumed
+    self.isDatedByArrival = isDatedByArrival
   }
 }

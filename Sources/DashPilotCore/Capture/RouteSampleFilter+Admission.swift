@@ -29,7 +29,7 @@ extension RouteSampleFilter {
         timestamp: time, coordinate: fix.coordinate, horizontalAccuracy: accuracy,
         speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
         course: fix.course.flatMap { $0.isFinite ? GeographicDistance.normalizedDegrees($0) : nil },
-        captureSessionID: session, isAccuracyAssumed: assumed))
+        captureSessionID: session, isAccuracyAssumed: assumed, isDatedByArrival: fix.isDatedByArrival))
   }
 
   enum Admission {

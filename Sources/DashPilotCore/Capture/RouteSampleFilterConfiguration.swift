@@ -79,6 +79,9 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// After this many consecutive implausible fixes that agree with each other, the last
   /// retained sample (or the previous fix) is the outlier and the latest fix is accepted.
   public var implausibleStreakToTrust: Int = 3
+  /// Whether a fix that came with no date is dated by its arrival (`DateByArrival=`):
+  /// capture decides it before the filter judges the fix (`ArrivalDating`).
+  public var dateByArrival: ArrivalDating = .synchronised
 
   public init() {}
 }

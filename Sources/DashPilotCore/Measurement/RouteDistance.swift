@@ -17,10 +17,13 @@ public struct RouteDistance: Sendable, Hashable {
   /// Usable positions whose accuracy was assumed: their receiver reported no error
   /// estimate, so capture judged them with `RouteSampleFilterConfiguration.assumedAccuracy`.
   public var positionsWithAssumedAccuracy: Int
+  /// Usable positions dated by their arrival on the box's clock: their receiver sent no
+  /// date (`RouteSample.isDatedByArrival`).
+  public var positionsDatedByArrival: Int
 
   public init(
     metres: Double, segments: Int, gaps: Int, usablePositions: Int, usesInferredContinuity: Bool,
-    positionsWithAssumedAccuracy: Int = 0
+    positionsWithAssumedAccuracy: Int = 0, positionsDatedByArrival: Int = 0
   ) {
     self.metres = metres
     self.segments = segments
@@ -28,6 +31,7 @@ public struct RouteDistance: Sendable, Hashable {
     self.usablePositions = usablePositions
     self.usesInferredContinuity = usesInferredContinuity
     self.positionsWithAssumedAccuracy = positionsWithAssumedAccuracy
+    self.positionsDatedByArrival = positionsDatedByArrival
   }
 
   public static let empty = RouteDistance(
@@ -42,6 +46,9 @@ public struct RouteDistance: Sendable, Hashable {
 
   /// Whether any position's accuracy was assumed rather than reported.
   public var usesAssumedAccuracy: Bool { positionsWithAssumedAccuracy > 0 }
+
+  /// Whether any position was dated by its arrival rather than by its receiver.
+  public var usesArrivalDates: Bool { positionsDatedByArrival > 0 }
 
   /// The distance in `unit`, the one place metres are converted.
   public func value(in unit: DistanceUnit) -> Double { metres / unit.metres }

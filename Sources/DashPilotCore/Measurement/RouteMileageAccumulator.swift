@@ -14,6 +14,7 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
   public private(set) var usablePositions: Int = 0
   public private(set) var usesInferredContinuity = false
   public private(set) var positionsWithAssumedAccuracy: Int = 0
+  public private(set) var positionsDatedByArrival: Int = 0
   /// The first and last positions consumed.
   public var first: RouteSample? { usablePositions > 0 ? firstPosition : nil }
   public var last: RouteSample? { usablePositions > 0 ? lastPosition : nil }
@@ -54,6 +55,7 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
     // A position with no session has no recorded continuity: every link to it is inferred.
     if sample.captureSessionID == nil { usesInferredContinuity = true }
     if sample.isAccuracyAssumed { positionsWithAssumedAccuracy += 1 }
+    if sample.isDatedByArrival { positionsDatedByArrival += 1 }
     guard hasPrevious else {
       firstPosition = copy sample
       lastPosition = sample
@@ -125,7 +127,7 @@ public struct RouteMileageAccumulator: Sendable, Hashable {
     return RouteDistance(
       metres: metres, segments: segments, gaps: gaps + (ends.start == nil ? 0 : 1) + (ends.end == nil ? 0 : 1),
       usablePositions: usablePositions, usesInferredContinuity: usesInferredContinuity,
-      positionsWithAssumedAccuracy: positionsWithAssumedAccuracy)
+      positionsWithAssumedAccuracy: positionsWithAssumedAccuracy, positionsDatedByArrival: positionsDatedByArrival)
   }
 
   /// The uncovered ends of `window`: the shift began, or ended, more than

@@ -39,6 +39,9 @@ public struct RouteQuality: Sendable, Hashable {
   /// The marker beside a figure some of whose positions had their accuracy assumed.
   public static let assumedAccuracyMarker = "· accuracy assumed"
 
+  /// The marker beside a figure some of whose positions were dated by their arrival.
+  public static let arrivalDatesMarker = "· dated by arrival"
+
   /// The one line beside a shift: "12.4 mi recorded · partial route", or which kind of
   /// nothing an unmeasurable route is.
   public var summary: String {
@@ -46,6 +49,7 @@ public struct RouteQuality: Sendable, Hashable {
     var line = "\(figure) recorded"
     if distance.isPartial { line += " \(Self.partialMarker)" }
     if distance.usesAssumedAccuracy { line += " \(Self.assumedAccuracyMarker)" }
+    if distance.usesArrivalDates { line += " \(Self.arrivalDatesMarker)" }
     return line
   }
 
@@ -68,6 +72,7 @@ public struct RouteQuality: Sendable, Hashable {
     var sentences: [String] = []
     if distance.isPartial { sentences.append(Self.partialSentence) }
     if distance.usesAssumedAccuracy { sentences.append(Self.assumedAccuracySentence) }
+    if distance.usesArrivalDates { sentences.append(Self.arrivalDatesSentence) }
     return sentences
   }
 
@@ -89,6 +94,8 @@ public struct RouteQuality: Sendable, Hashable {
     "This is a partial route: capture was interrupted, so more was driven than was recorded."
   static let assumedAccuracySentence =
     "The receiver reports no error estimate, so the accuracy of its positions was assumed."
+  static let arrivalDatesSentence =
+    "The receiver sends no date, so its positions were dated by the box's clock when they arrived."
   static let inferredSentence =
     "Continuity was inferred from timestamps, so capture gaps cannot be seen."
 

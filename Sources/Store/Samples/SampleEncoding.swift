@@ -12,6 +12,7 @@ struct EncodedSample {
   var courseCentidegrees: Int64?
   var held: Bool
   var accuracyAssumed: Bool
+  var datedByArrival: Bool
 
   /// About the year 5138 either side of 1970: beyond it is not a fix time.
   static let maximumAbsoluteSeconds: Double = 1e11
@@ -52,12 +53,13 @@ struct EncodedSample {
     }
     held = sample.isHeld
     accuracyAssumed = sample.isAccuracyAssumed
+    datedByArrival = sample.isDatedByArrival
   }
 
   init(
     fixTimeMilliseconds: Int64, latitudeE7: Int64, longitudeE7: Int64,
     horizontalAccuracyCentimetres: Int64, speedCentimetresPerSecond: Int64?, courseCentidegrees: Int64?,
-    held: Bool = false, accuracyAssumed: Bool = false
+    held: Bool = false, accuracyAssumed: Bool = false, datedByArrival: Bool = false
   ) {
     self.fixTimeMilliseconds = fixTimeMilliseconds
     self.latitudeE7 = latitudeE7
@@ -67,6 +69,7 @@ struct EncodedSample {
     self.courseCentidegrees = courseCentidegrees
     self.held = held
     self.accuracyAssumed = accuracyAssumed
+    self.datedByArrival = datedByArrival
   }
 
   /// The sample these columns hold.
@@ -77,7 +80,8 @@ struct EncodedSample {
       horizontalAccuracy: Double(horizontalAccuracyCentimetres) / 100,
       speed: speedCentimetresPerSecond.map { Double($0) / 100 },
       course: courseCentidegrees.map { Double($0) / 100 },
-      captureSessionID: session, isHeld: held, isAccuracyAssumed: accuracyAssumed)
+      captureSessionID: session, isHeld: held, isAccuracyAssumed: accuracyAssumed,
+      isDatedByArrival: datedByArrival)
   }
 
   static func date(milliseconds: Int64) -> Date {

@@ -97,7 +97,7 @@ extension SampleStore {
   static let sampleValueColumns =
     """
     capture_session, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm, speed_cm_s, course_cdeg, held, \
-    accuracy_assumed
+    accuracy_assumed, dated_by_arrival
     """
 
   static func encode(_ samples: [RouteSample]) throws(StoreError) -> [EncodedSample] {
@@ -124,8 +124,8 @@ extension SampleStore {
     return try database.withStatement(
       """
       INSERT INTO samples (shift_id, capture_session, fix_time_ms, latitude_e7, longitude_e7,
-        horizontal_accuracy_cm, speed_cm_s, course_cdeg, held, accuracy_assumed)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        horizontal_accuracy_cm, speed_cm_s, course_cdeg, held, accuracy_assumed, dated_by_arrival)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """
     ) { (s) throws(StoreError) -> [Int64] in
       var ids: [Int64] = []
@@ -141,6 +141,7 @@ extension SampleStore {
         try s.bind(row.courseCentidegrees, at: 8)
         try s.bind(Int64(row.held ? 1 : 0), at: 9)
         try s.bind(Int64(row.accuracyAssumed ? 1 : 0), at: 10)
+        try s.bind(Int64(row.datedByArrival ? 1 : 0), at: 11)
         try s.step()
         s.reset()
         ids.append(database.lastInsertRowID)
@@ -187,7 +188,7 @@ extension SampleStore {
       fixTimeMilliseconds: s.int64(first + 1), latitudeE7: s.int64(first + 2), longitudeE7: s.int64(first + 3),
       horizontalAccuracyCentimetres: s.int64(first + 4), speedCentimetresPerSecond: s.optionalInt64(first + 5),
       courseCentidegrees: s.optionalInt64(first + 6), held: s.int64(first + 7) != 0,
-      accuracyAssumed: s.int64(first + 8) != 0)
+      accuracyAssumed: s.int64(first + 8) != 0, datedByArrival: s.int64(first + 9) != 0)
     return columns.routeSample(session: session)
   }
 

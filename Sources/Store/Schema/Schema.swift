@@ -163,6 +163,17 @@ enum Schema {
         "ALTER TABLE shifts ADD COLUMN deleting INTEGER NOT NULL DEFAULT 0",
         "CREATE INDEX shifts_being_deleted ON shifts (id) WHERE deleting = 1",
       ]),
+    // Samples dated by their arrival on the box's clock: the receiver sent no date (GGA
+    // only), so the fix time is when the report arrived (`RouteSample.isDatedByArrival`).
+    // ADD COLUMN with a constant default rewrites no row; the flag costs a byte a row.
+    Migration(
+      version: 7,
+      statements: [
+        """
+        ALTER TABLE samples ADD COLUMN dated_by_arrival INTEGER NOT NULL DEFAULT 0
+          CHECK (dated_by_arrival IN (0, 1))
+        """
+      ]),
   ]
 
   /// The version this code writes and understands.
