@@ -34,7 +34,8 @@ struct ReplayReportTests {
     let samples = try #require(object["samples"] as? [String: Any])
     #expect(
       Set(samples.keys) == [
-        "received", "accepted", "held", "accuracy_assumed", "rejected", "save_failures", "withheld_private",
+        "received", "accepted", "held", "accuracy_assumed", "dated_by_arrival", "undated", "rejected",
+        "save_failures", "withheld_private",
       ])
     #expect(samples["held"] as? Int == 9)
     #expect(samples["accuracy_assumed"] as? Int == 0)

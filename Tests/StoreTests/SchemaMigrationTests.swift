@@ -36,6 +36,7 @@ import Testing
       columns == [
         "id", "shift_id", "capture_session", "fix_time_ms", "latitude_e7", "longitude_e7",
         "horizontal_accuracy_cm", "speed_cm_s", "course_cdeg", "held", "accuracy_assumed",
+        "dated_by_arrival",
       ])
     let shiftColumns = try store.database.textColumn("SELECT name FROM pragma_table_info('shifts') ORDER BY cid")
     #expect(
@@ -69,7 +70,7 @@ import Testing
     }
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 1)
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 6"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 1 to 7"])
     let samples = try store.samples(ofShift: 1)
     #expect(samples.count == 3)
     #expect(samples.allSatisfy { !$0.isHeld && !$0.isAccuracyAssumed })
@@ -106,7 +107,7 @@ import Testing
     }
     let store = try file.open()
     #expect(store.openReport.foundSchemaVersion == 2)
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 2 to 6"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 2 to 7"])
     let shifts = try store.shifts()
     #expect(shifts.map(\.startedBy) == [.manual, .imported, .manual])
     #expect(shifts.map(\.endedBy) == [.manual, .imported, nil])
@@ -144,7 +145,7 @@ import Testing
   @Test func theMigrationIsReportedForTheLog() throws {
     let file = try TemporaryStoreFile("report")
     let store = try file.open()
-    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 6"])
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 0 to 7"])
   }
 
   @Test func aDatabaseThatCannotBeCreatedGivesATypedError() throws {

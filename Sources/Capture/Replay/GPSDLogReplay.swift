@@ -25,6 +25,12 @@ import GPSD
 ///   second" by the fix time of the report being replayed. A log therefore replays the same
 ///   whenever and wherever it is replayed. A TPV without a time has no age (nil) and is
 ///   judged on its other fields.
+/// - Arrival times: a log recorded with `gpspipe -w -u` (or `-uu`) stamps each line with
+///   when it arrived (`GPSPipeTimestamp`). The stamps are read and removed, and a fix that
+///   came with no date (a receiver that sends GGA only) is dated by its stamp, flagged, as
+///   the daemon dates it by its clock (`ArrivalDating`, taking the recording box's clock as
+///   synchronised: the log was stamped to be replayed). A fix with a time keeps it. A plain
+///   log has no arrivals, and its undated fixes are refused, counted (`undated`).
 public struct GPSDLogReplay {
   public struct Options: Sendable {
     public var filter: RouteSampleFilter.Configuration
@@ -90,33 +96,41 @@ public struct GPSDLogReplay {
     guidance = options.route.map(ReplayGuidance.init)
   }
 
-  /// Feeds one line (without its newline).
+  /// Feeds one line (without its newline), with or without gpspipe's timestamp.
   public mutating func feed(line: some StringProtocol) {
     lines += 1
-    guard let report = GPSDJSONDecoder.decode(line) else {
+    let (stamp, rest) = GPSPipeTimestamp.split(Substring(line))
+    guard let report = GPSDJSONDecoder.decode(rest) else {
       skippedLines += 1
       return
     }
-    feed(report: report)
+    feed(report: report, arrivedAt: stamp)
   }
 
-  /// Feeds one decoded report.
-  public mutating func feed(report: GPSDReport) {
+  /// Feeds one decoded report; `stamp` is its arrival as gpspipe stamped it, if it did.
+  public mutating func feed(report: GPSDReport, arrivedAt stamp: Date? = nil) {
     var arrival = lastFixSeconds
+    var wallClock: ArrivalWallClock?
     if case let .tpv(tpv) = report {
       if let time = tpv.time {
         arrival = time.timeIntervalSince1970
         lastFixSeconds = arrival
         sink.now = time
         if tpv.hasPosition { sink.noteFix(at: time) }
+      } else if let stamp {
+        // Dated by its arrival, if at all: the stamp is the clock, and the instant.
+        arrival = stamp.timeIntervalSince1970
+        wallClock = ArrivalWallClock(wall: stamp, monotonic: arrival, isSynchronised: true)
+        sink.now = stamp
+        if tpv.hasPosition, options.filter.dateByArrival != .never { sink.noteFix(at: stamp) }
       }
       guidance?.observe(tpv)
     }
-    for event in service.receive(report, arrival: arrival) {
+    for event in service.receive(report, arrival: arrival, wallClock: wallClock) {
       if case let .accepted(sample) = event { accepted.append(sample) }
     }
     // After the instant before is judged, as the daemon's tick comes after its reports.
-    if case let .tpv(tpv) = report, let time = tpv.time { shifts?.timePassed(time) }
+    if case let .tpv(tpv) = report, let time = tpv.time ?? wallClock?.wall { shifts?.timePassed(time) }
   }
 
   /// Feeds a whole log held in memory, split on newlines (CR LF too). `progress`, when

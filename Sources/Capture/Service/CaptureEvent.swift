@@ -97,6 +97,10 @@ public struct CaptureStatistics: Sendable, Hashable {
   public var held = 0
   public var accuracyAssumed = 0
   public var datedByArrival = 0
+  /// Of the rejected: fixes with a position and no date that could not be dated by their
+  /// arrival (`ArrivalDating`: no arrival time known, or not allowed), so a report can say
+  /// why a receiver that sends no date recorded nothing.
+  public var undated = 0
   public var rejected: [SampleRejection: Int] = [:]
   public var saveFailures = 0
   /// Fixes dropped while capture held on a failed save (see `CaptureService.storeFailure`).

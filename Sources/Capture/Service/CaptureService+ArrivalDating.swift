@@ -53,6 +53,7 @@ extension CaptureService {
       judge(judged, into: &events)
     case .refuse(let reason):
       statistics.received += 1
+      statistics.undated += 1
       statistics.rejected[reason, default: 0] += 1
       events.append(.rejected(reason))
     }

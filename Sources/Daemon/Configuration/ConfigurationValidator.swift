@@ -11,7 +11,8 @@ public enum ConfigurationValidator {
   public static let knownKeys: [String: [String]] = [
     "GPSD": ["Address"],
     "Capture": [
-      "MaximumHorizontalAccuracy", "AssumedAccuracy", "MaximumAge", "MaximumImpliedSpeed", "MinimumMovement",
+      "MaximumHorizontalAccuracy", "AssumedAccuracy", "DateByArrival", "MaximumAge", "MaximumImpliedSpeed",
+      "MinimumMovement",
     ],
     "Measurement": ["MaximumSampleInterval", "Units"],
     "Store": ["Database", "CommitInterval", "KeepDays", "FreeSpaceFloor"],
@@ -107,6 +108,9 @@ public enum ConfigurationValidator {
         return nil
       }
       return number(value, "metres (or off)", 1...1_000) { configuration.filter.assumedAccuracy = $0 }
+    case ("Capture", "DateByArrival"):
+      guard let rule = ArrivalDating(rawValue: value) else { return "\"\(value)\" is not synchronised, always or never" }
+      configuration.filter.dateByArrival = rule
     case ("Capture", "MaximumAge"):
       return number(value, "seconds", 0.1...86_400) { configuration.filter.maximumAge = $0 }
     case ("Capture", "MaximumImpliedSpeed"):

@@ -48,6 +48,7 @@ public struct ReplayReport: Sendable {
       + "\"capture_sessions\":\(result.captureSessions),"
       + "\"samples\":{\"received\":\(statistics.received),\"accepted\":\(statistics.accepted),"
       + "\"held\":\(statistics.held),\"accuracy_assumed\":\(statistics.accuracyAssumed),"
+      + "\"dated_by_arrival\":\(statistics.datedByArrival),\"undated\":\(statistics.undated),"
       + "\"rejected\":{\(rejected)},\"save_failures\":\(statistics.saveFailures),"
       + "\"withheld_private\":\(statistics.withheldInPrivatePlace)},"
       + "\"distance\":\(ControlCoding.text(WireDistance(distance, unit: unit))),"
@@ -138,10 +139,18 @@ public struct ReplayReport: Sendable {
     if statistics.accuracyAssumed > 0 {
       lines.append("  accuracy assumed (receiver reports none) for \(statistics.accuracyAssumed) of them")
     }
+    if statistics.datedByArrival > 0 {
+      lines.append("  dated by arrival (receiver sends no date) for \(statistics.datedByArrival) of them")
+    }
     for reason in SampleRejection.allCases {
       if let n = statistics.rejected[reason], n > 0 {
         lines.append("  \(n) rejected: \(reason.explanation)")
       }
+    }
+    if statistics.undated > 0 {
+      lines.append(
+        "  \(statistics.undated) of the rejected had no date (the receiver sends none): "
+          + "a log recorded with gpspipe -w -u dates them by arrival")
     }
     if statistics.saveFailures > 0 { lines.append("  \(statistics.saveFailures) could not be saved") }
     if statistics.withheldInPrivatePlace > 0 {

@@ -124,8 +124,9 @@ public struct UplinkEncoder: Sendable, Hashable {
   /// One position: time, 7 decimals of degrees (about a centimetre), accuracy to a
   /// decimetre, speed to a centimetre per second, course to a tenth of a degree. Speed and
   /// course are absent when the receiver reported none. `held` (a held sample: the vehicle
-  /// stood still, so the move to it is no distance) and `accuracy_assumed` (the receiver
-  /// reports no error estimate) appear only when true.
+  /// stood still, so the move to it is no distance), `accuracy_assumed` (the receiver
+  /// reports no error estimate) and `dated_by_arrival` (the receiver sent no date: `time`
+  /// is the report's arrival on the box's clock) appear only when true.
   private func writeSample(
     _ sample: RouteSample, batchSession: CaptureSessionID?, key: String? = nil, into json: inout JSONWriter
   ) {
@@ -138,6 +139,7 @@ public struct UplinkEncoder: Sendable, Hashable {
     if let course = sample.course { json.fixed("course", course, digits: 1) }
     if sample.isHeld { json.bool("held", true) }
     if sample.isAccuracyAssumed { json.bool("accuracy_assumed", true) }
+    if sample.isDatedByArrival { json.bool("dated_by_arrival", true) }
     if sample.captureSessionID != batchSession {
       json.string("capture_session", sample.captureSessionID?.rawValue)
     }

@@ -10,16 +10,18 @@ public struct CaptureSection: Sendable, Hashable, Codable {
   /// Fixes refused in this session, by reason (`no_fix`, `stale`, ...); null until capture
   /// is plugged in.
   @ExplicitNull public var rejected: [String: Int]?
-  /// Of the kept: held samples (the vehicle stood still), and samples whose accuracy was
-  /// assumed because the receiver reports no error estimate.
+  /// Of the kept: held samples (the vehicle stood still), samples whose accuracy was
+  /// assumed because the receiver reports no error estimate, and samples dated by their
+  /// arrival because it sends no date (`[Capture] DateByArrival=`).
   @ExplicitNull public var held: Int?
   @ExplicitNull public var accuracyAssumed: Int?
+  @ExplicitNull public var datedByArrival: Int?
   /// The stop the vehicle stands in now, null while it moves.
   @ExplicitNull public var stop: CurrentStop?
 
   public init(
     session: String? = nil, sessionStartedAt: Date? = nil, accepted: Int? = nil, rejected: [String: Int]? = nil,
-    held: Int? = nil, accuracyAssumed: Int? = nil, stop: CurrentStop? = nil
+    held: Int? = nil, accuracyAssumed: Int? = nil, datedByArrival: Int? = nil, stop: CurrentStop? = nil
   ) {
     self.session = session
     self.sessionStartedAt = sessionStartedAt
@@ -27,6 +29,7 @@ public struct CaptureSection: Sendable, Hashable, Codable {
     self.rejected = rejected
     self.held = held
     self.accuracyAssumed = accuracyAssumed
+    self.datedByArrival = datedByArrival
     self.stop = stop
   }
 
@@ -34,5 +37,6 @@ public struct CaptureSection: Sendable, Hashable, Codable {
     case session, accepted, rejected, held, stop
     case sessionStartedAt = "session_started_at"
     case accuracyAssumed = "accuracy_assumed"
+    case datedByArrival = "dated_by_arrival"
   }
 }

@@ -248,7 +248,11 @@ public final class RecordingComponent: DaemonComponent {
     // A report of a class nothing here reads (GST, SKY, WATCH: half of what gpsd sends)
     // changes no status and no capture; it is not worth a turn through either.
     if case .report(.other, _) = event { return }
-    let captured = capture?.handle(event, synchronisedWallClock: now.synchronisedWall)
+    // The clocks as this turn read them, beside the monotonic clock that stamped the
+    // report: what dates a fix the receiver sent no date for (`ArrivalDating`).
+    let wallClock = ArrivalWallClock(
+      wall: now.wall, monotonic: now.monotonic, isSynchronised: now.isWallClockSynchronised)
+    let captured = capture?.handle(event, synchronisedWallClock: now.synchronisedWall, wallClock: wallClock)
     perform(coordinator.reported(event, captured: captured, now: now), now: now)
   }
 

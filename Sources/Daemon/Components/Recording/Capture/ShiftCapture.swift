@@ -67,9 +67,9 @@ final class ShiftCapture {
     return nil
   }
 
-  /// One event of the gpsd reader.
-  func handle(_ event: GPSDSourceEvent, synchronisedWallClock: Date?) -> CaptureOutcome {
-    outcome(service.handle(event, synchronisedWallClock: synchronisedWallClock))
+  /// One event of the gpsd reader. `wallClock` dates a fix that came with no date.
+  func handle(_ event: GPSDSourceEvent, synchronisedWallClock: Date?, wallClock: ArrivalWallClock?) -> CaptureOutcome {
+    outcome(service.handle(event, synchronisedWallClock: synchronisedWallClock, wallClock: wallClock))
   }
 
   /// What the tick asks of capture, in order: judge the receiver's last instant when no

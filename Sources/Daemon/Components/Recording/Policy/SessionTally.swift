@@ -18,6 +18,7 @@ struct SessionTally {
   private var accepted = 0
   private var held = 0
   private var accuracyAssumed = 0
+  private var datedByArrival = 0
   private var rejected: [SampleRejection: Int] = [:]
   private var dropped = 0
   private var withheld = 0
@@ -34,6 +35,7 @@ struct SessionTally {
       accepted += 1
       if sample.isHeld { held += 1 }
       if sample.isAccuracyAssumed { accuracyAssumed += 1 }
+      if sample.isDatedByArrival { datedByArrival += 1 }
     case .rejected(let reason):
       rejected[reason, default: 0] += 1
     case .dropped:
@@ -58,10 +60,11 @@ struct SessionTally {
     if withheld > 0 { rejected[Self.withheldInPrivatePlace] = withheld }
     return CaptureSection(
       session: session?.rawValue, sessionStartedAt: startedAt, accepted: accepted, rejected: rejected, held: held,
-      accuracyAssumed: accuracyAssumed)
+      accuracyAssumed: accuracyAssumed, datedByArrival: datedByArrival)
   }
 
   /// Status while no shift is open: nothing is captured.
   static let idle = CaptureSection(
-    session: nil, sessionStartedAt: nil, accepted: 0, rejected: [:], held: 0, accuracyAssumed: 0)
+    session: nil, sessionStartedAt: nil, accepted: 0, rejected: [:], held: 0, accuracyAssumed: 0,
+    datedByArrival: 0)
 }
