@@ -1,0 +1,94 @@
+import Capture
+import DashPilotCore
+import Foundation
+import GPSD
+import TestSupport
+import Testing
+
+/// A receiver that sends GGA only (issue 28, class 4), recorded from a real gpsd with
+/// `gpspipe -w -uu` as a driver would record it, then replayed: the stamps date its fixes
+/// by arrival; the same lines without the stamps (`gpspipe -w`) date nothing and say why.
+@Suite(.serialized, .requiresGPSFake) struct GGAOnlyReplayTests {
+  static let truth = TestPaths.fixtures.appendingPathComponent("truth")
+
+  /// Feeds Fixtures/truth/gga-only.nmea through a pseudo-terminal to a real gpsd at the
+  /// receiver's pace (two sentences a second) and returns what `gpspipe -w -uu` wrote.
+  static func recordWithArrivalStamps() throws -> String {
+    let receiver = try GPSDPseudoReceiver(nmea: truth.appendingPathComponent("gga-only.nmea"), secondsPerLine: 0.5)
+    defer { receiver.stop() }
+    try receiver.startGPSD()
+    let directory = try TestPaths.temporaryDirectory("gga-only-uu")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let log = directory.appendingPathComponent("gpspipe-uu.log")
+    let pipe = try GPSDChildProcess(
+      executable: "/usr/bin/gpspipe", arguments: ["-w", "-uu", "127.0.0.1:\(receiver.port)"], outputPath: log.path)
+    defer { pipe.killGroup() }
+    // gpspipe has its WATCH in before the receiver says anything.
+    let watching = Date(timeIntervalSinceNow: 10)
+    while (try? String(contentsOf: log, encoding: .utf8))?.contains("\"class\":\"WATCH\"") != true, Date() < watching {
+      usleep(50_000)
+    }
+    receiver.startFeeding()
+    #expect(receiver.waitForProgress(receiver.lineCount, timeout: Double(receiver.lineCount) * 0.5 + 30))
+    // The last cycle's report reaches gpspipe.
+    usleep(1_500_000)
+    pipe.killGroup()
+    return try String(contentsOf: log, encoding: .utf8)
+  }
+
+  static func replay(_ text: String) -> ReplayResult {
+    var replay = GPSDLogReplay()
+    replay.feed(contents: Data(text.utf8))
+    return replay.finish()
+  }
+
+  @Test func aStampedLogDatesTheFixesByArrivalAndAPlainOneSaysWhyItCannot() throws {
+    let recorded = try Self.recordWithArrivalStamps()
+    let lines = recorded.split(whereSeparator: \.isNewline)
+    let tpvs = lines.filter { $0.contains("\"class\":\"TPV\"") }
+    // gpsd reports every fix without a time: the receiver sends no date.
+    #expect(!tpvs.isEmpty && tpvs.allSatisfy { !$0.contains("\"time\"") })
+    #expect(lines.allSatisfy { GPSPipeTimestamp.split($0).arrival != nil })
+
+    let stamped = Self.replay(recorded)
+    let expectedTruth = try TruthTests.truthCase("gga-only")
+    #expect(stamped.skippedLines == 0)
+    #expect(stamped.statistics.received == tpvs.count)
+    #expect(stamped.statistics.datedByArrival == stamped.statistics.accepted)
+    #expect(stamped.statistics.undated == 0)
+    #expect(stamped.statistics.rejected[.invalidCoordinate] == nil)
+    #expect(stamped.captureSessions == 1)
+    #expect(stamped.distance.gaps == 0)
+    #expect(stamped.distance.positionsDatedByArrival == stamped.distance.usablePositions)
+    // 76 reports of 75 fixes (gpsd reports the first cycle twice); the parked ones refused.
+    #expect(stamped.statistics.received == 76)
+    #expect(stamped.statistics.accepted == 51)
+    #expect(stamped.statistics.held == 1)
+    #expect(stamped.statistics.rejected == [.negligibleMovement: 25])
+    // 552.9 m of 540 m driven: within the fixture's tolerance, but 2.4 % above the truth.
+    // GGA carries no speed and gpsd computes none without a date, so the receiver's
+    // speeds cannot cap the position noise as they do for every other fixture (a rule of
+    // movement, not of dating: left for the filter).
+    #expect(abs(stamped.distance.metres - 552.9) < 0.5, "\(stamped.distance.metres) m")
+    let ratio = stamped.distance.metres / expectedTruth.trueMetres
+    #expect(abs(ratio - 1) <= expectedTruth.tolerance)
+    let quality = RouteQuality(distance: stamped.distance, unit: .kilometres)
+    #expect(quality.summary == "0.6 km recorded · dated by arrival")
+    #expect(
+      quality.qualifyingSentences == [
+        "The receiver sends no date, so its positions were dated by the box's clock when they arrived."
+      ])
+
+    // The same lines as `gpspipe -w` writes them: nothing can be dated, and replay says why.
+    let plain = lines.map { GPSPipeTimestamp.split($0).rest }.joined(separator: "\n")
+    let unstamped = Self.replay(plain)
+    #expect(unstamped.distance.usablePositions == 0)
+    #expect(unstamped.statistics.accepted == 0)
+    #expect(unstamped.statistics.rejected == [.invalidCoordinate: tpvs.count])
+    #expect(unstamped.statistics.undated == tpvs.count)
+    print(
+      "gga-only via gpsd + gpspipe -w -uu: \(tpvs.count) TPV, kept \(stamped.statistics.accepted) "
+        + "(\(stamped.statistics.held) held), \(stamped.distance.metres) m of \(expectedTruth.trueMetres) m; "
+        + "rejected \(stamped.statistics.rejected)")
+  }
+}
