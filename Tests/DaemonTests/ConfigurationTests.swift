@@ -97,6 +97,14 @@ struct ConfigurationTests {
     #expect(defaults.shiftPolicy == ShiftPolicy.Configuration(endAfterStop: 2700, startDistance: 200))
   }
 
+  @Test("[Capture] DateByArrival is synchronised, always or never; synchronised without it")
+  func dateByArrival() throws {
+    for rule in ArrivalDating.allCases {
+      #expect(try load("[Capture]\nDateByArrival=\(rule.rawValue)\n").get().filter.dateByArrival == rule)
+    }
+    #expect(try load("").get().filter.dateByArrival == .synchronised)
+  }
+
   @Test("[Stops] MinimumStop takes a duration from 10s to 24h; 2 min without it, as replay's")
   func minimumStop() throws {
     for (text, seconds) in [("2min", 120.0), ("90s", 90), ("45", 45), ("0.5h", 1800), ("10s", 10)] {
@@ -116,6 +124,7 @@ struct ConfigurationTests {
     arguments: [
       ("[GPSD]\nAdress=localhost:2947\n", "test.conf:2: Adress: unknown key in [GPSD]; its keys are Address"),
       ("[Measurement]\n\nUnits=leagues\n", "test.conf:3: Units: \"leagues\" is not miles or kilometres"),
+      ("[Capture]\nDateByArrival=yes\n", "test.conf:2: DateByArrival: \"yes\" is not synchronised, always or never"),
       ("[Capture]\nMaximumAge=-1\n", "test.conf:2: MaximumAge: \"-1\" is not a number of seconds from 0.1 to 86400"),
       (
         "[Capture]\nMinimumMovement=five\n",

@@ -123,6 +123,43 @@ import Testing
     #expect(try store.shift(id: 3)?.endedBy == .manual)
   }
 
+  /// A file version 6 wrote: migration 7 adds `dated_by_arrival` in place (no table
+  /// rebuild), every row it had reads as dated by its receiver, and a sample dated by
+  /// arrival is stored and read back so.
+  @Test func aSchemaSixFileGainsTheArrivalFlagInPlace() throws {
+    let file = try TemporaryStoreFile("schema-six")
+    do {
+      let old = try Database(path: file.path)
+      try old.writeTransaction("write schema 6") { () throws(StoreError) in
+        for migration in Schema.migrations where migration.version <= 6 {
+          for statement in migration.statements + migration.whileNoSamples { try old.execute(statement) }
+        }
+        try old.execute("PRAGMA user_version = 6")
+        try old.execute(
+          "INSERT INTO shifts (started_at_ms, maximum_sample_interval, started_by) VALUES (1700020000000, 120, 'manual')")
+        for i in 0..<3 {
+          try old.execute(
+            """
+            INSERT INTO samples (shift_id, fix_time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm)
+            VALUES (1, \(1_700_020_000_000 + i * 1000), \(515_000_000 + i * 1000), -1200000, 500)
+            """)
+        }
+      }
+    }
+    let store = try file.open()
+    #expect(store.openReport.messages == ["database \(file.path) migrated from schema 6 to 7"])
+    #expect(try store.samples(ofShift: 1).map(\.isDatedByArrival) == [false, false, false])
+    #expect(try store.sampleCount(ofShift: 1) == 3)
+    let dated = RouteSample(
+      timestamp: at(1_700_020_010), coordinate: GeoCoordinate(latitude: 51.5005, longitude: -0.12),
+      horizontalAccuracy: 19, captureSessionID: nil, isDatedByArrival: true)
+    try store.append([dated], toShift: 1)
+    #expect(try store.samples(ofShift: 1).map(\.isDatedByArrival) == [false, false, false, true])
+    #expect(try store.recordedDistance(ofShift: 1).positionsDatedByArrival == 1)
+    #expect(try store.database.scalarInt64("SELECT count(*) FROM samples WHERE dated_by_arrival = 1") == 1)
+    #expect(throws: StoreError.self) { try store.database.execute("UPDATE samples SET dated_by_arrival = 2") }
+  }
+
   @Test func shiftsRememberHowTheyStartedAndEnded() throws {
     let file = try TemporaryStoreFile("causes")
     let store = try file.open()

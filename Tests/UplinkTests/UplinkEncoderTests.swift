@@ -44,6 +44,18 @@ import Testing
       ))
   }
 
+  @Test func aSampleDatedByArrivalSaysSo() {
+    let sample = RouteSample(
+      timestamp: t0, coordinate: GeoCoordinate(latitude: 51.5, longitude: -0.12), horizontalAccuracy: 19,
+      captureSessionID: CaptureSessionID("cs-1"), isDatedByArrival: true)
+    let payload = encoder.encode(
+      .samples(CommittedSamples(shiftID: 42, samples: [sample])), sequence: 4, queuedAt: t0 + 1)
+    #expect(
+      text(payload).hasSuffix(
+        #""samples":[{"time":"2023-11-14T22:13:20.000Z","lat":51.5000000,"lon":-0.1200000,"accuracy":19.0,"dated_by_arrival":true}]}"#
+      ))
+  }
+
   @Test func shiftReportCarriesTheFigureAndItsWording() throws {
     let distance = RouteDistance(
       metres: 19_956.3, segments: 3, gaps: 2, usablePositions: 812, usesInferredContinuity: false)
