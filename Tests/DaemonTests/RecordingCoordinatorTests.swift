@@ -105,7 +105,7 @@ struct RecordingCoordinatorTests {
       coordinator.tally.section(session: CaptureSessionID("s2"))
         == CaptureSection(
           session: "s2", sessionStartedAt: Self.wallNineYearsAhead, accepted: 2,
-          rejected: ["poor_accuracy": 1, "no_fix": 1], held: 0, accuracyAssumed: 0))
+          rejected: ["poor_accuracy": 1, "no_fix": 1], held: 0, accuracyAssumed: 0, datedByArrival: 0))
   }
 
   @Test("a shift stamped by a wall clock nine years ahead is re-dated by its first kept fix")

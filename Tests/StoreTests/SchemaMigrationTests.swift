@@ -136,7 +136,8 @@ import Testing
         }
         try old.execute("PRAGMA user_version = 6")
         try old.execute(
-          "INSERT INTO shifts (started_at_ms, maximum_sample_interval, started_by) VALUES (1700020000000, 120, 'manual')")
+          "INSERT INTO shifts (started_at_ms, maximum_sample_interval, started_by) VALUES (1700020000000, 120, 'manual')"
+        )
         for i in 0..<3 {
           try old.execute(
             """

@@ -109,7 +109,9 @@ public enum ConfigurationValidator {
       }
       return number(value, "metres (or off)", 1...1_000) { configuration.filter.assumedAccuracy = $0 }
     case ("Capture", "DateByArrival"):
-      guard let rule = ArrivalDating(rawValue: value) else { return "\"\(value)\" is not synchronised, always or never" }
+      guard let rule = ArrivalDating(rawValue: value) else {
+        return "\"\(value)\" is not synchronised, always or never"
+      }
       configuration.filter.dateByArrival = rule
     case ("Capture", "MaximumAge"):
       return number(value, "seconds", 0.1...86_400) { configuration.filter.maximumAge = $0 }

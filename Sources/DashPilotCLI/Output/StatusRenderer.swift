@@ -80,7 +80,9 @@ struct StatusRenderer {
     if let accepted = capture.accepted { parts.append("\(accepted) kept") }
     if let rejected = capture.rejected { parts.append("\(rejected.values.reduce(0, +)) refused") }
     if let assumed = capture.accuracyAssumed, assumed > 0 { parts.append("accuracy assumed (receiver reports none)") }
-    if let dated = capture.datedByArrival, dated > 0 { parts.append("\(dated) dated by arrival (receiver sends no date)") }
+    if let dated = capture.datedByArrival, dated > 0 {
+      parts.append("\(dated) dated by arrival (receiver sends no date)")
+    }
     return parts.joined(separator: " · ")
   }
 
