@@ -92,3 +92,27 @@ import Testing
         + "rejected \(stamped.statistics.rejected)")
   }
 }
+
+/// A log stamped by `gpspipe -u` whose fixes have their receiver's time replays exactly as
+/// the same log unstamped: the stamps are read off, and no fix with a time is re-dated.
+struct StampedLogReplayTests {
+  @Test(arguments: ["cold-start", "rmc-only"])
+  func aStampedLogWithTimedFixesReplaysAsThePlainOne(_ name: String) throws {
+    let plain = try String(
+      contentsOf: TestPaths.fixtures.appendingPathComponent("truth/\(name).json"), encoding: .utf8)
+    // Stamped a tenth of a second apart, from a day other than the fixes'.
+    let stamped = plain.split(whereSeparator: \.isNewline).enumerated().map { index, line in
+      let tenths = 1_796_217_000_0 + index
+      return "\(tenths / 10).\(tenths % 10)00000: \(line)"
+    }.joined(separator: "\n")
+    let fromPlain = GGAOnlyReplayTests.replay(plain)
+    let fromStamped = GGAOnlyReplayTests.replay(stamped)
+    #expect(fromStamped.skippedLines == fromPlain.skippedLines)
+    #expect(fromStamped.lines == fromPlain.lines)
+    #expect(fromStamped.statistics == fromPlain.statistics)
+    #expect(fromStamped.samples == fromPlain.samples)
+    #expect(fromStamped.distance == fromPlain.distance)
+    #expect(fromStamped.statistics.datedByArrival == 0)
+    #expect(fromStamped.statistics.accepted > 100)
+  }
+}
