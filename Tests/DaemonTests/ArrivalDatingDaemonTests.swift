@@ -74,5 +74,8 @@ struct ArrivalDatingDaemonTests {
     #expect((reasons["invalid_coordinate"] ?? 0) >= accepted + 25)
     #expect(refused.object("shift.distance")?["usable_positions"] as? Int == 0)
     #expect(refused.object("shift")?["summary"] as? String == "No distance measured: no usable position was recorded")
+    print(
+      "gga-only live: DateByArrival=always kept \(accepted) (dated \(capture["dated_by_arrival"] ?? "-")), "
+        + "\(metres) m; never: rejected \(reasons)")
   }
 }

@@ -24,7 +24,9 @@ struct ReplayCommand: CLICommand {
 
     Runs a gpsd JSON log (gpspipe -w output) through the same capture filter and
     capture sessions as dashpilotd, without a daemon, and reports what would be recorded.
-    Lines that are not gpsd JSON (comments, NMEA) are skipped and counted.
+    Lines that are not gpsd JSON (comments, NMEA) are skipped and counted. A log
+    recorded with gpspipe -w -u (or -uu) stamps each line's arrival: the fixes of a
+    receiver that sends no date (GGA only) are dated by it, as dashpilotd dates them.
 
     OPTIONS:
       --route FILE          Follow this route (GPX or GeoJSON) with the guidance engine
