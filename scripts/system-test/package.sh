@@ -16,7 +16,9 @@
 #    capture session and a gap) and an edited configuration, without a conffile
 #    question; apt-get remove stops the service and keeps data and configuration;
 #    apt-get purge removes the configuration, says what it leaves, keeps the database;
-#    the journal has every start and stop.
+#    the journal has every start and stop; then a box holding a file 0.1.0 made (4 KiB
+#    pages): the package installed over it converts it while recording, and the
+#    upgrade's restart puts the copy in place with every shift and sample.
 # Ends with "package-test: N passed, M failed" and a non-zero status on failure. Needs
 # root, debootstrap, systemd-nspawn, nsenter and lintian: under CI (CI=true) a missing
 # one is a failure, elsewhere a skip that names it. The roots are cached as run.sh's.
@@ -405,6 +407,35 @@ check "systemd logged three starts" expect_equal "3" \
 check "and three stops" expect_equal "3" \
   bash -c "nsenter -t $container_pid -a journalctl -u dashpilotd -o cat --no-pager | grep -cE '^Stopped (dashpilotd\\.service - )?DashPilot GPS capture daemon' || true"
 log "package life (install to purge) $(( ($(date +%s%N) - package_started) / 1000000000 )) s"
+
+# --- A box whose database 0.1.0 made (4 KiB pages, AUTOINCREMENT) ---
+# The package installed again over such a file: the release converts it while it records,
+# and the upgrade's restart puts the copy in its place, every row with it.
+old_db=$repo/Fixtures/databases/dashpilot-0.1.0.sqlite
+old_count() {  # old_count SQL: a number the 0.1.0 file holds, read on this machine
+  python3 -c 'import sqlite3, sys; print(sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True).execute(sys.argv[2]).fetchone()[0])' "$old_db" "$1"
+}
+old_samples=$(old_count "SELECT count(*) FROM samples")
+old_shifts=$(old_count "SELECT count(*) FROM shifts")
+check "the 0.1.0 file has 4 KiB pages" expect_equal "4096" old_count "PRAGMA page_size"
+rm -f "$root/var/lib/dashpilot/dashpilot.sqlite" "$root/var/lib/dashpilot/dashpilot.sqlite-wal" "$root/var/lib/dashpilot/dashpilot.sqlite-shm"
+install -m 0640 "$old_db" "$root/var/lib/dashpilot/dashpilot.sqlite"
+in_container chown dashpilot:dashpilot /var/lib/dashpilot/dashpilot.sqlite
+check "apt-get install ./$(basename "$deb") on a box holding a 0.1.0 file" bash -c "
+  nsenter -t $container_pid -a sh -c 'cd /opt/dashpilot && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./$(basename "$deb")' </dev/null >'$work/install-010.log' 2>&1 ||
+    { tail -30 '$work/install-010.log'; exit 1; }"
+check "the service runs on it" eventually 30 expect_equal "active" in_container systemctl is-active dashpilotd
+check "the release copies it into the current layout while it runs" \
+  eventually 90 journal_has "the copy of /var/lib/dashpilot/dashpilot.sqlite holds all $old_samples samples"
+check "apt-get install ./$(basename "$upgrade_deb") (the upgrade, over the 0.1.0 file)" bash -c "
+  nsenter -t $container_pid -a sh -c 'cd /opt/dashpilot && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./$(basename "$upgrade_deb")' </dev/null >'$work/upgrade-010.log' 2>&1 ||
+    { tail -30 '$work/upgrade-010.log'; exit 1; }"
+check "the upgrade's restart put the copy in place" eventually 30 journal_has \
+  "database /var/lib/dashpilot/dashpilot.sqlite now has the current layout \\(1 KiB pages, no AUTOINCREMENT\\): a copy of all $old_samples samples"
+check "the service is running after it" eventually 30 expect_equal "active" in_container systemctl is-active dashpilotd
+check "the file has 1 KiB pages" expect_equal "1024" rows "PRAGMA page_size"
+check "every shift and sample of the 0.1.0 file is in it" expect_equal "$old_shifts $old_samples" \
+  rows "SELECT (SELECT count(*) FROM shifts), (SELECT count(*) FROM samples)"
 
 power_off
 finish

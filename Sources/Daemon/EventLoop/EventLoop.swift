@@ -28,7 +28,12 @@ public final class EventLoop {
     var handler: () -> Void
   }
 
-  private var watchers: [Int32: Watcher] = [:]
+  private var watchers: [Int32: Watcher] = [:] {
+    didSet { descriptorsChanged = true }
+  }
+  /// Whether `watchers` changed since the round's descriptors were last made: most rounds
+  /// (a gpsd report each) watch what the round before did, and reuse its list.
+  private var descriptorsChanged = true
   private var timers: [RepeatingTimer] = []
   /// Work due once, at a deadline (`after`).
   private var deferred: [(deadline: Double, handler: () -> Void)] = []
@@ -81,10 +86,13 @@ public final class EventLoop {
     // nothing it can reuse.
     var descriptors: [pollfd] = []
     while !stopRequested {
-      descriptors.removeAll(keepingCapacity: true)
-      descriptors.append(pollfd(fd: mailbox.wakeReadFD, events: Int16(POLLIN), revents: 0))
-      for (fd, watcher) in watchers where watcher.events != 0 {
-        descriptors.append(pollfd(fd: fd, events: watcher.events, revents: 0))
+      if descriptorsChanged {
+        descriptorsChanged = false
+        descriptors.removeAll(keepingCapacity: true)
+        descriptors.append(pollfd(fd: mailbox.wakeReadFD, events: Int16(POLLIN), revents: 0))
+        for (fd, watcher) in watchers where watcher.events != 0 {
+          descriptors.append(pollfd(fd: fd, events: watcher.events, revents: 0))
+        }
       }
       let now = clock.monotonic()
       var nextDeadline = now + 1

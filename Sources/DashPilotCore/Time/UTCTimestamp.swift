@@ -50,6 +50,11 @@ public enum UTCTimestamp {
     return text.withUTF8 { parse(utf8: $0, logger: form == .logger) }
   }
 
+  /// The instant the UTF-8 text `bytes` names in the `utc` form.
+  public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    parse(utf8: bytes, logger: false)
+  }
+
   private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, logger: Bool) -> Date? {
     var scanner = ByteScanner(bytes: bytes, trimmingWhiteSpace: logger)
     guard let year = scanner.number(digits: 4), scanner.skip("-"), let month = scanner.number(digits: 2),

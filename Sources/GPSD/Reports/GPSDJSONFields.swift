@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -12,7 +14,9 @@
 struct GPSDJSONFields {
   var className: String?
   var mode: Double?
-  var time: String?
+  /// The fix time (`GPSDTime.fixTime`), read from the member's bytes: every TPV has one,
+  /// and a String of it cost an allocation a report.
+  var time: Date?
   var lat: Double?
   var lon: Double?
   var eph: Double?
@@ -48,7 +52,7 @@ struct GPSDJSONFields {
     switch (member, value) {
     case (.class, .text(let text)): className = Self.string(text)
     case (.mode, .number(let number)): mode = GPSDJSONScanner.double(number)
-    case (.time, .text(let text)): time = Self.string(text)
+    case (.time, .text(let text)): time = GPSDTime.fixTime(utf8: text)
     case (.lat, .number(let number)): lat = GPSDJSONScanner.double(number)
     case (.lon, .number(let number)): lon = GPSDJSONScanner.double(number)
     case (.eph, .number(let number)): eph = GPSDJSONScanner.double(number)

@@ -20,7 +20,17 @@ public enum GPSDTime {
   /// fails its save and ends the capture session. A fix without a time is refused by the
   /// filter with the reason "invalid coordinate or time", and counted.
   public static func fixTime(_ text: String) -> Date? {
-    guard let date = parse(text), date >= gpsEpoch, date < latestFixTime else { return nil }
-    return date
+    guard let date = parse(text) else { return nil }
+    return fixTime(date)
+  }
+
+  /// The same for the text's UTF-8 bytes.
+  public static func fixTime(utf8 text: UnsafeBufferPointer<UInt8>) -> Date? {
+    guard let date = UTCTimestamp.parse(utf8: text) else { return nil }
+    return fixTime(date)
+  }
+
+  private static func fixTime(_ date: Date) -> Date? {
+    date >= gpsEpoch && date < latestFixTime ? date : nil
   }
 }
