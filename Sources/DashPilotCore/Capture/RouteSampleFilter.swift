@@ -16,7 +16,8 @@ import FoundationEssentials
 ///   (unless the positions since agree with each other, step after step: speeds that are
 ///   wrong), is not a move: it is rejected, except that once a minute (or at once, for a
 ///   re-solution) it is kept as a held sample (`RouteSample.isHeld`), which shows capture
-///   went on and adds no distance;
+///   went on and adds no distance; without speeds (GGA only), a move must clear its ends'
+///   error estimates, since nothing else caps what noise adds;
 /// - anything else is a move, kept and measured. Over a stretch, the kept moves add up to
 ///   no more than the speeds carried, plus a small margin and what the fixes' own scatter
 ///   allows one move to overdraw: the figure is a floor.
