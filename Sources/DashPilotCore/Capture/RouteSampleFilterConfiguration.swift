@@ -61,8 +61,9 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// stop that never clears the threshold is not measured: both under-count, which keeps
   /// the figure a floor (535.5 m of 540 m). One error radius, not the two that tell a
   /// parked receiver's wander: a claimed 95 % radius overstates the noise several times,
-  /// and a chord every 40-60 m cut the same drive to about 511 m. Receivers that report
-  /// speeds are capped by them instead and are not judged by this.
+  /// and a chord every 40-60 m cut the same drive to 499.8 m (half a radius: 545.1 m, still
+  /// above). Receivers that report speeds are capped by them instead and are not judged by
+  /// this.
   public var unspeededMoveErrorFraction: Double = 1
   /// A reported speed under this (m/s) is a standing receiver's noise, not movement: it
   /// carries no move. A parked receiver's speeds wander by tenths of a metre a second and,
