@@ -81,7 +81,9 @@ func runTruthBenchmarks(_ report: inout BenchReport) {
       guard let data = try? Data(contentsOf: folder.appendingPathComponent(file)),
         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
         let truth = (object[key] as? NSNumber)?.doubleValue, truth > 0,
-        let result = try? GPSDLogReplay.replay(contentsOf: folder.appendingPathComponent("\(name).json"))
+        // A receiver with no date is replayed as gpspipe -w -uu recorded it (`log`).
+        let result = try? GPSDLogReplay.replay(
+          contentsOf: folder.appendingPathComponent(object["log"] as? String ?? "\(name).json"))
       else { continue }
       let ratio = result.distance.metres / truth
       print(String(format: "  %@: recorded %.1f m of %.1f m", name, result.distance.metres, truth))

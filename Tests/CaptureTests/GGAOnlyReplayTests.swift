@@ -60,20 +60,21 @@ import Testing
     #expect(stamped.captureSessions == 1)
     #expect(stamped.distance.gaps == 0)
     #expect(stamped.distance.positionsDatedByArrival == stamped.distance.usablePositions)
-    // 76 reports of 75 fixes (gpsd reports the first cycle twice); the parked ones refused.
-    #expect(stamped.statistics.received == 76)
-    #expect(stamped.statistics.accepted == 51)
+    // 75 fixes (gpsd reports the first cycle twice, or drops it while it opens the device);
+    // the parked ones refused, and the moves that do not clear their ends' error estimates:
+    // GGA carries no speed and gpsd computes none without a date, so nothing else caps what
+    // position noise adds (`unspeededMoveErrorFraction`).
+    #expect(stamped.statistics.received == 75 || stamped.statistics.received == 76)
+    #expect(stamped.statistics.accepted == 23)
     #expect(stamped.statistics.held == 1)
-    #expect(stamped.statistics.rejected == [.negligibleMovement: 25])
-    // 552.9 m of 540 m driven: within the fixture's tolerance, but 2.4 % above the truth.
-    // GGA carries no speed and gpsd computes none without a date, so the receiver's
-    // speeds cannot cap the position noise as they do for every other fixture (a rule of
-    // movement, not of dating: left for the filter).
-    #expect(abs(stamped.distance.metres - 552.9) < 0.5, "\(stamped.distance.metres) m")
+    #expect(stamped.statistics.rejected == [.negligibleMovement: stamped.statistics.received - 23])
+    // 535.5-535.8 m of 540 m driven, a floor: every step kept, it was 552.9 m, 2.4 % above.
+    #expect(abs(stamped.distance.metres - 535.6) < 0.5, "\(stamped.distance.metres) m")
+    #expect(stamped.distance.metres <= expectedTruth.trueMetres)
     let ratio = stamped.distance.metres / expectedTruth.trueMetres
     #expect(abs(ratio - 1) <= expectedTruth.tolerance)
     let quality = RouteQuality(distance: stamped.distance, unit: .kilometres)
-    #expect(quality.summary == "0.6 km recorded · dated by arrival")
+    #expect(quality.summary == "0.5 km recorded · dated by arrival")
     #expect(
       quality.qualifyingSentences == [
         "The receiver sends no date, so its positions were dated by the box's clock when they arrived."

@@ -40,26 +40,33 @@ struct ArrivalDatingDaemonTests {
     // arrives): the shift's rows are the session's kept fixes.
     let status = try #require(
       dating.waitForStatus(timeout: 20) { status in
-        guard let accepted = status.object("capture")?["accepted"] as? Int, accepted > 40 else { return false }
+        guard let capture = status.object("capture"), let accepted = capture["accepted"] as? Int,
+          let rejected = capture["rejected"] as? [String: Int], accepted + rejected.values.reduce(0, +) >= 74
+        else { return false }
         return status.object("shift.distance")?["usable_positions"] as? Int == accepted
       }, "nothing recorded: \(dating.log)")
     let capture = try #require(status.object("capture"))
     let accepted = try #require(capture["accepted"] as? Int)
     #expect(capture["dated_by_arrival"] as? Int == accepted)
-    #expect(capture["rejected"] as? [String: Int] == ["negligible_movement": 25])
+    // No speeds: a move must clear its ends' error estimates, one kept in two or three
+    // (replay's 23 include the held sample that closes the log; this capture goes on).
+    #expect(accepted == 22)
+    let negligible = try #require((capture["rejected"] as? [String: Int])?["negligible_movement"])
+    #expect(capture["rejected"] as? [String: Int] == ["negligible_movement": negligible])
+    #expect(negligible >= 51 && negligible <= 53)
     let metres = try #require(status.object("shift.distance")?["metres"] as? Double)
-    // Replayed from the same feed recorded with gpspipe -w -uu: 552.9 m of 540 m driven
-    // (GGAOnlyReplayTests); gpsd may drop a first cycle while it opens the device.
-    #expect(abs(metres - 552.9) < 15, "\(metres) m")
-    #expect(status.object("shift")?["summary"] as? String == "0.6 km recorded · dated by arrival")
+    // Replayed from the same feed recorded with gpspipe -w -uu: 535.5-535.8 m of 540 m
+    // driven (GGAOnlyReplayTests); gpsd may drop a first cycle while it opens the device.
+    #expect(abs(metres - 535.6) < 2 && metres <= 540, "\(metres) m")
+    #expect(status.object("shift")?["summary"] as? String == "0.5 km recorded · dated by arrival")
     let human = try dating.control(["status"])
     #expect(human.standardOutput.contains("\(accepted) dated by arrival (receiver sends no date)"))
 
     let ended = try dating.controlJSON(["shift", "end"])
-    #expect(ended["summary"] as? String == "0.6 km recorded · dated by arrival")
+    #expect(ended["summary"] as? String == "0.5 km recorded · dated by arrival")
     let shown = try dating.control(["shift", "show", "1"], environment: ["TZ": "UTC"])
     #expect(shown.status == 0)
-    #expect(shown.standardOutput.contains("0.6 km recorded · dated by arrival"))
+    #expect(shown.standardOutput.contains("0.5 km recorded · dated by arrival"))
     #expect(
       shown.standardOutput.contains(
         "The receiver sends no date, so its positions were dated by the box's clock when they arrived."),
@@ -71,7 +78,7 @@ struct ArrivalDatingDaemonTests {
     #expect(refusedCapture["accepted"] as? Int == 0)
     let reasons = try #require(refusedCapture["rejected"] as? [String: Int])
     #expect(reasons.keys.sorted() == ["invalid_coordinate"])
-    #expect((reasons["invalid_coordinate"] ?? 0) >= accepted + 25)
+    #expect((reasons["invalid_coordinate"] ?? 0) >= accepted + negligible)
     #expect(refused.object("shift.distance")?["usable_positions"] as? Int == 0)
     #expect(refused.object("shift")?["summary"] as? String == "No distance measured: no usable position was recorded")
     print(

@@ -146,10 +146,15 @@ struct RouteSampleFilterTests {
     #expect(
       Self.reason(filter.judge(Self.fix(east: 25, at: 50, eph: 30, speed: nil), session: Self.s1))
         == .negligibleMovement)
-    // 25 m in 5 s since the last kept sample: 5 m/s, moving: kept.
+    // 25 m in 5 s since the last kept sample: 5 m/s, moving, but within the ends' 30 m
+    // error, which without speeds a move must clear (`unspeededMoveErrorFraction`); 35 m
+    // in 7 s clears it: kept.
     var moving = RouteSampleFilter()
     _ = moving.judge(Self.fix(at: 0, eph: 30, speed: nil), session: Self.s1)
-    #expect(Self.reason(moving.judge(Self.fix(east: 25, at: 5, eph: 30, speed: nil), session: Self.s1)) == nil)
+    #expect(
+      Self.reason(moving.judge(Self.fix(east: 25, at: 5, eph: 30, speed: nil), session: Self.s1))
+        == .negligibleMovement)
+    #expect(Self.reason(moving.judge(Self.fix(east: 35, at: 7, eph: 30, speed: nil), session: Self.s1)) == nil)
   }
 
   @Test func theHoldNeverLocksOut() {

@@ -16,7 +16,8 @@ import FoundationEssentials
 ///   (unless the positions since agree with each other, step after step: speeds that are
 ///   wrong), is not a move: it is rejected, except that once a minute (or at once, for a
 ///   re-solution) it is kept as a held sample (`RouteSample.isHeld`), which shows capture
-///   went on and adds no distance;
+///   went on and adds no distance; without speeds (GGA only), a move must clear its ends'
+///   error estimates, since nothing else caps what noise adds;
 /// - anything else is a move, kept and measured. Over a stretch, the kept moves add up to
 ///   no more than the speeds carried, plus a small margin and what the fixes' own scatter
 ///   allows one move to overdraw: the figure is a floor.
@@ -119,6 +120,7 @@ public struct RouteSampleFilter: Sendable {
     let evidence = Evidence(
       distance: distance, interval: interval,
       error: max(candidate.horizontalAccuracy, previous?.horizontalAccuracy ?? 0),
+      chordError: max(candidate.horizontalAccuracy, last.horizontalAccuracy),
       overdraft: overdraft(claimed: claimed, carried: motion.speedIntegral ?? 0))
     if continuous, let carried = motion.speedIntegral, (candidate.speed ?? 0) >= configuration.standingSpeedNoise {
       motion.noteScatter(
@@ -157,18 +159,26 @@ public struct RouteSampleFilter: Sendable {
   }
 
   /// What a candidate is judged on: its `distance` from the reference and the `interval`
-  /// since it, the current `error` (this fix's and the previous one's estimates), and how
-  /// far beyond the speeds a move may overdraw.
+  /// since it, the current `error` (this fix's and the previous one's estimates), the
+  /// `chordError` of the move's two ends (this fix's and the reference's), and how far
+  /// beyond the speeds a move may overdraw.
   private struct Evidence {
     var distance: Double
     var interval: TimeInterval
     var error: Double
+    var chordError: Double
     var overdraft: Double
   }
 
   /// Why `candidate` is not a move; nil when it is.
   private func stillness(of candidate: RouteSample, _ evidence: Evidence) -> SampleRejection? {
     if evidence.distance < configuration.minimumMovement { return .negligibleMovement }
+    // Without speeds (`unspeededMoveErrorFraction`) a move must clear its ends' error.
+    if motion.speedIntegral == nil,
+      evidence.distance < configuration.unspeededMoveErrorFraction * evidence.chordError
+    {
+      return .negligibleMovement
+    }
     // A parked receiver's position wanders by more than `minimumMovement`; while it says
     // it stands still, a move within its current error is that wander. The current error
     // is this fix's and the previous one's: an old reference's poor claim must not hold a

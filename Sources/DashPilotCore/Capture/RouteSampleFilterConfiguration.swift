@@ -49,6 +49,22 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   public var overdraftFraction: Double = 0.1
   /// The scatter is a running mean that gives each moving fix this weight.
   public var scatterWeight: Double = 0.1
+  /// A move from the reference judged without speeds (some fix since it reported none: a
+  /// receiver that sends GGA only, whose fixes gpsd cannot time) must be at least this
+  /// multiple of its two ends' error estimates long. Nothing else caps what position noise
+  /// adds then: a chord of length L whose ends lie c apart across it measures about
+  /// c² / 2L more than it is, so a drive kept one ten-metre step a second rises with every
+  /// step, and the few metres its error runs ahead of the vehicle as it stops, then back
+  /// when it stands, are kept as moves (a GGA-only drive recorded 552.9 m of 540 m).
+  /// Refused moves make the next kept one a longer chord, over which the across-track
+  /// noise adds a smaller share; a chord cuts the bends it spans, and the stretch before a
+  /// stop that never clears the threshold is not measured: both under-count, which keeps
+  /// the figure a floor (535.5 m of 540 m). One error radius, not the two that tell a
+  /// parked receiver's wander: a claimed 95 % radius overstates the noise several times,
+  /// and a chord every 40-60 m cut the same drive to 499.8 m (half a radius: 545.1 m, still
+  /// above). Receivers that report speeds are capped by them instead and are not judged by
+  /// this.
+  public var unspeededMoveErrorFraction: Double = 1
   /// A reported speed under this (m/s) is a standing receiver's noise, not movement: it
   /// carries no move. A parked receiver's speeds wander by tenths of a metre a second and,
   /// counted, let position noise through each time the vehicle drives off.
