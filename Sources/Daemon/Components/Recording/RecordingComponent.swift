@@ -58,7 +58,7 @@ public final class RecordingComponent: DaemonComponent {
   var currentStop: CurrentStopTracker
   /// The places that name stops (`[Places] File=`).
   var places: [Place]
-  private var source: GPSDSource?
+  var source: GPSDSource?
   private var observers: [any FixObserver] = []
   var stopObservers: [any StopObserver] = []
   private var storeOpenedHandlers: [(SampleStore) throws -> Void] = []
@@ -159,41 +159,10 @@ public final class RecordingComponent: DaemonComponent {
     source.start()
   }
 
-  /// The socket of the gpsd session the loop is reading, while it watches one.
-  private var gpsdSocket: Int32?
-
-  private func watchGPSD(_ socket: Int32) {
-    guard let context, source != nil else { return }  // stopped meanwhile
-    gpsdSocket = socket
-    context.loop.watch(socket, events: Int16(POLLIN)) { [unowned self] _ in readGPSD() }
-  }
-
-  /// gpsd writes a cycle's reports (TPV, GST, SKY ...) one after another, so the next is
-  /// often there by the time the last is handled: it is read at once, in the same turn of
-  /// the loop, rather than after another poll. A few reads at most, so a flood from gpsd
-  /// never keeps the loop from the control socket and the tick.
-  private func readGPSD() {
-    guard let source, let context else { return unwatchGPSD() }
-    // One reading of the clocks for what this turn's few reads bring (it arrived within a
-    // millisecond or so, far finer than any rule judges arrivals by), which stamps the
-    // reports too: their arrival is then judged on the clock it was read on.
-    let now = context.clock.now()
-    for _ in 0..<Self.readsPerTurn {
-      let (reports, open) = source.readAvailable(arrival: now.monotonic)
-      for report in reports { handle(report, now: now) }
-      if !open { return unwatchGPSD() }
-      if reports.isEmpty { return }
-    }
-  }
-
-  /// The reads of gpsd's socket one turn of the loop makes at most.
-  static let readsPerTurn = 4
-
-  private func unwatchGPSD() {
-    guard let socket = gpsdSocket else { return }
-    context?.loop.unwatch(socket)
-    gpsdSocket = nil
-  }
+  /// The socket of the gpsd session the loop is reading, while it watches one, and how
+  /// often it reads it (`RecordingComponent+GPSD`).
+  var gpsdSocket: Int32?
+  var readPacing = GPSDReadPacing()
 
   public func tick(now: ClockReading) {
     let outcome = capture?.tick(
@@ -244,7 +213,7 @@ public final class RecordingComponent: DaemonComponent {
     handle(event, now: now)
   }
 
-  private func handle(_ event: GPSDSourceEvent, now: ClockReading) {
+  func handle(_ event: GPSDSourceEvent, now: ClockReading) {
     // A report of a class nothing here reads (GST, SKY, WATCH: half of what gpsd sends)
     // changes no status and no capture; it is not worth a turn through either.
     if case .report(.other, _) = event { return }
