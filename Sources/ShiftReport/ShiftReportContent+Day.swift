@@ -19,18 +19,6 @@ extension ShiftReportContent {
     }
   }
 
-  /// A visited job's destination, marked by a triangle and labelled with the job and the
-  /// stop that visited it ("job A1 · stop 1").
-  public struct JobMark: Sendable, Hashable {
-    public var coordinate: GeoCoordinate
-    public var label: String
-
-    public init(coordinate: GeoCoordinate, label: String) {
-      self.coordinate = coordinate
-      self.label = label
-    }
-  }
-
   /// A place, drawn as its outline over a pale fill and named by its label ("Depot (depot)").
   public struct PlaceShape: Sendable, Hashable {
     public var area: PlaceArea

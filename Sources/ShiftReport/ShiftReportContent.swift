@@ -5,8 +5,9 @@ import FoundationEssentials
 /// words already in the reader's clock and the seed's vocabulary. The renderer only lays
 /// it out (`ShiftReportSVG`), so it is a value in and text out.
 public struct ShiftReportContent: Sendable, Hashable {
-  /// A mark on the drawing: an off-route moment. The delivery day's marks are in
-  /// `ShiftReportContent+Day.swift`.
+  /// A mark on the drawing with its label: an off-route moment, or a visited job's
+  /// destination ("job A1 · stop 1", drawn as a triangle). The delivery day's other marks
+  /// are in `ShiftReportContent+Day.swift`.
   public struct Mark: Sendable, Hashable {
     public var coordinate: GeoCoordinate
     public var label: String
@@ -29,6 +30,12 @@ public struct ShiftReportContent: Sendable, Hashable {
   /// the straight line between the positions either side of it would cross the place. They
   /// are listed beneath like every gap.
   public var undrawnGaps: Set<Int> = []
+  /// The gaps (indices into `gapLabels`) drawn as a dashed line between the stretches
+  /// either side: every one but a private place's.
+  public var drawnGaps: [Int] {
+    let drawnStretches = stretches.filter { !$0.isEmpty }.count
+    return gapLabels.indices.filter { $0 + 1 < drawnStretches && !undrawnGaps.contains($0) }
+  }
   /// Beside the first and the last position: "start 08:05", "end 08:55".
   public var startLabel: String
   public var endLabel: String
@@ -49,7 +56,7 @@ public struct ShiftReportContent: Sendable, Hashable {
   /// The stops, numbered as `shift show` numbers them.
   public var stops: [StopMark] = []
   /// The destinations of the jobs visited in the shift.
-  public var jobs: [JobMark] = []
+  public var jobs: [Mark] = []
   /// The places around what is drawn, drawn beneath it.
   public var places: [PlaceShape] = []
   /// The lists after `lines`: the stops, the jobs, the places.

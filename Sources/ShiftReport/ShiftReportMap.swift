@@ -42,9 +42,10 @@ struct ShiftReportMap {
       }
     }
     var gaps: [(from: GeoCoordinate, to: GeoCoordinate, label: String)] = []
-    for (index, label) in content.gapLabels.enumerated()
-    where index + 1 < drawn.count && !content.undrawnGaps.contains(index) {
-      if let from = drawn[index].last, let to = drawn[index + 1].first { gaps.append((from, to, label)) }
+    for index in content.drawnGaps {
+      if let from = drawn[index].last, let to = drawn[index + 1].first {
+        gaps.append((from, to, content.gapLabels[index]))
+      }
     }
     // Every line drawn, so that no label's halo rubs one out.
     let lines = drawn.map { $0.map(place) } + gaps.map { [place($0.from), place($0.to)] }

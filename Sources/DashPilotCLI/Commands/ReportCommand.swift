@@ -69,15 +69,16 @@ struct ReportCommand: CLICommand {
         builder.route = route.coordinates.map { GeoCoordinate(latitude: $0.lat, longitude: $0.lon) }
         builder.routeName = "\(URL(fileURLWithPath: routePath).lastPathComponent) (\(mode.rawValue))"
       }
-      let svg = ShiftReportSVG.render(builder.content)
+      let content = builder.content
+      let svg = ShiftReportSVG.render(content)
       progress.say("")
-      return try write(svg, result, context)
+      return try write(svg, result, gapsDrawn: content.drawnGaps.count, context)
     }
   }
 
-  private func write(_ svg: String, _ result: ReportResult, _ context: CommandContext) throws(ClientFailure)
-    -> ExitStatus
-  {
+  private func write(
+    _ svg: String, _ result: ReportResult, gapsDrawn: Int, _ context: CommandContext
+  ) throws(ClientFailure) -> ExitStatus {
     let path = output ?? "shift-\(id).svg"
     if path == "-" {
       context.console.writeOutput(svg)
@@ -89,14 +90,11 @@ struct ReportCommand: CLICommand {
     } catch {
       throw .failed("cannot write \(path): \(SystemErrorText.reason(error))")
     }
-    // A private place's gap is listed, not drawn.
-    let privateGaps = result.detail.gaps.filter { $0.cause == CaptureGapWording.privatePlace }.count
-    let between = max(0, (result.stretches.count > 1 ? result.stretches.count - 1 : 0) - privateGaps)
     if context.options.json {
       context.printJSON(
         ReportWritten(
           path: path, bytes: data.count, stretches: result.detail.shift.distance.segments,
-          gaps: result.detail.gaps.count, gapsDrawn: between, departures: result.offRoute?.count,
+          gaps: result.detail.gaps.count, gapsDrawn: gapsDrawn, departures: result.offRoute?.count,
           stops: result.detail.stops.count, jobsVisited: result.detail.jobs.filter { $0.visit != nil }.count,
           places: result.places.count))
     } else {

@@ -29,11 +29,11 @@ extension ReportContentBuilder {
   }
 
   /// Each job with a visit, at its destination: "job A1 · stop 1".
-  var jobMarks: [ShiftReportContent.JobMark] {
+  var jobMarks: [ShiftReportContent.Mark] {
     result.detail.jobs.compactMap { job in
       guard let visit = job.visit else { return nil }
       let stop = stopNumber(of: visit).map { " · stop \($0)" } ?? ""
-      return ShiftReportContent.JobMark(
+      return ShiftReportContent.Mark(
         coordinate: GeoCoordinate(latitude: job.lat, longitude: job.lon), label: "job \(job.id)\(stop)")
     }
   }
