@@ -45,7 +45,7 @@ let package = Package(
     .target(name: "RouteFiles", dependencies: ["CLibXML2", "DashPilotCore", "PlatformSupport"]),
     .target(name: "Store", dependencies: ["CSQLite", "DashPilotCore"]),
     .target(name: "GPSD", dependencies: ["CGPS", "DashPilotCore", "PlatformSupport"]),
-    .target(name: "Capture", dependencies: ["DashPilotCore", "GPSD", "Guidance", "Store"]),
+    .target(name: "Capture", dependencies: ["DashPilotCore", "GPSD", "Guidance", "PlatformSupport", "Store"]),
     .target(name: "ControlProtocol", dependencies: ["DashPilotCore"]),
     .target(name: "Routing", dependencies: ["CCurl", "DashPilotCore", "Guidance"]),
     .target(
@@ -104,7 +104,8 @@ let package = Package(
       name: "HistoryGeneratorTests", dependencies: ["DashPilotCore", "HistoryGenerator", "Store", "TestSupport"]),
     .testTarget(name: "GPSDTests", dependencies: ["DashPilotCore", "GPSD", "PlatformSupport", "TestSupport"]),
     .testTarget(
-      name: "CaptureTests", dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "Store", "TestSupport"]),
+      name: "CaptureTests",
+      dependencies: ["Capture", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport", "Store", "TestSupport"]),
     .testTarget(name: "RoutingTests", dependencies: ["DashPilotCore", "Guidance", "Routing", "TestSupport"]),
     .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "DashPilotCore"]),
     .testTarget(

@@ -2,6 +2,7 @@ import Capture
 import DashPilotCore
 import Foundation
 import GPSD
+import PlatformSupport
 import Testing
 
 /// Capture dating fixes that came with no date by their arrival (issue 28, class 4), as the
@@ -33,8 +34,8 @@ struct CaptureServiceArrivalDatingTests {
     try service.startCapture()
     var events: [CaptureEvent] = []
     for (arrival, report) in reports {
-      let clock = ArrivalWallClock(
-        wall: wallAtZero + arrival + 0.05, monotonic: arrival + 0.05, isSynchronised: synchronised)
+      let clock = ClockReading(
+        wall: wallAtZero + arrival + 0.05, monotonic: arrival + 0.05, isWallClockSynchronised: synchronised)
       events += service.handle(.report(report, arrival: arrival), wallClock: clock)
     }
     events += service.stopCapture(reason: "test")

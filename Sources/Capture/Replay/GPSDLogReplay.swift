@@ -1,6 +1,7 @@
 import DashPilotCore
 import FoundationEssentials
 import GPSD
+import PlatformSupport
 
 /// Runs a gpsd JSON log (`gpspipe -w` output, or gpsd's `.chk` regression files) through the
 /// same pipeline as the daemon: `CaptureService` and `RouteSampleFilter`, writing through
@@ -110,7 +111,7 @@ public struct GPSDLogReplay {
   /// Feeds one decoded report; `stamp` is its arrival as gpspipe stamped it, if it did.
   public mutating func feed(report: GPSDReport, arrivedAt stamp: Date? = nil) {
     var arrival = lastFixSeconds
-    var wallClock: ArrivalWallClock?
+    var wallClock: ClockReading?
     if case let .tpv(tpv) = report {
       if let time = tpv.time {
         arrival = time.timeIntervalSince1970
@@ -120,7 +121,7 @@ public struct GPSDLogReplay {
       } else if let stamp {
         // Dated by its arrival, if at all: the stamp is the clock, and the instant.
         arrival = stamp.timeIntervalSince1970
-        wallClock = ArrivalWallClock(wall: stamp, monotonic: arrival, isSynchronised: true)
+        wallClock = ClockReading(wall: stamp, monotonic: arrival, isWallClockSynchronised: true)
         sink.now = stamp
         if tpv.hasPosition, options.filter.dateByArrival != .never { sink.noteFix(at: stamp) }
       }

@@ -1,40 +1,27 @@
 import DashPilotCore
 import FoundationEssentials
+import PlatformSupport
 
-/// The wall clock as the caller read it beside the monotonic clock that stamps gpsd's
-/// reports: the daemon's clock reading for the turn that read them, or in replay the
-/// timestamp `gpspipe -u` wrote before a line. It dates a fix that came with no date
-/// (`ArrivalDating`); whether it may is `[Capture] DateByArrival=`.
-public struct ArrivalWallClock: Sendable, Hashable {
-  public var wall: Date
-  /// The monotonic clock's reading (seconds) taken with `wall`.
-  public var monotonic: Double
-  /// The kernel's word on the wall clock (adjtimex(2)).
-  public var isSynchronised: Bool
+/// The wall clock at one report's arrival, from the clocks as the caller read them beside
+/// the monotonic clock that stamped the report (`ClockReading`: the daemon's reading for the
+/// turn that read gpsd, or in replay the timestamp `gpspipe -u` wrote before a line). It
+/// dates a fix that came with no date (`ArrivalDating`); whether it may is `[Capture]
+/// DateByArrival=`.
+struct ArrivalWall: Sendable, Hashable {
+  var time: Date
+  var isSynchronised: Bool
 
-  public init(wall: Date, monotonic: Double, isSynchronised: Bool) {
-    self.wall = wall
-    self.monotonic = monotonic
-    self.isSynchronised = isSynchronised
-  }
-
-  /// The wall clock at one report's arrival.
-  struct Reading: Sendable, Hashable {
-    var time: Date
-    var isSynchronised: Bool
-
-    init(clock: ArrivalWallClock, arrival: Double) {
-      // The report arrived `monotonic - arrival` seconds before the clocks were read.
-      let back = arrival.isFinite ? clock.monotonic - arrival : 0
-      time = clock.wall.addingTimeInterval(-back)
-      isSynchronised = clock.isSynchronised
-    }
+  init(clock: ClockReading, arrival: Double) {
+    // The report arrived `monotonic - arrival` seconds before the clocks were read.
+    let back = arrival.isFinite ? clock.monotonic - arrival : 0
+    time = clock.wall.addingTimeInterval(-back)
+    isSynchronised = clock.isWallClockSynchronised
   }
 }
 
 extension CaptureService {
   /// `ArrivalDating`'s decision for `candidate`, in the current session.
-  func dateByArrival(_ candidate: FixCandidate, at reading: ArrivalWallClock.Reading?) -> ArrivalDating.Decision {
+  func dateByArrival(_ candidate: FixCandidate, at reading: ArrivalWall?) -> ArrivalDating.Decision {
     filter.configuration.dateByArrival.decide(
       candidate, arrival: reading?.time, isClockSynchronised: reading?.isSynchronised ?? false,
       receiverDatesFixes: session != nil && receiverDatesFixes)
@@ -45,7 +32,7 @@ extension CaptureService {
   /// gathered as an instant: with no time there is nothing to tell its reports apart by,
   /// and the reports of one cycle that follow it repeat its position (no movement).
   mutating func judgeUndated(
-    _ candidate: FixCandidate, at reading: ArrivalWallClock.Reading?, into events: inout [CaptureEvent]
+    _ candidate: FixCandidate, at reading: ArrivalWall?, into events: inout [CaptureEvent]
   ) {
     switch dateByArrival(candidate, at: reading) {
     case .judge(let judged):

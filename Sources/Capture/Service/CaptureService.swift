@@ -1,6 +1,7 @@
 import DashPilotCore
 import FoundationEssentials
 import GPSD
+import PlatformSupport
 
 /// Turns gpsd's reports into kept samples, grouped into capture sessions exactly as the
 /// measurement needs them: a session is minted when fixes start flowing and cleared when
@@ -98,7 +99,7 @@ public struct CaptureService {
   /// stamped the event, synchronised or not: what dates a fix that came with no date
   /// (`ArrivalDating`).
   public mutating func handle(
-    _ event: GPSDSourceEvent, synchronisedWallClock: Date? = nil, wallClock: ArrivalWallClock? = nil
+    _ event: GPSDSourceEvent, synchronisedWallClock: Date? = nil, wallClock: ClockReading? = nil
   ) -> [CaptureEvent] {
     switch event {
     case .connected, .retrying: return []
@@ -121,7 +122,7 @@ public struct CaptureService {
   /// the fix's own time: see `GPSDLogReplay`); `wallClock`, when known, dates a fix that
   /// came with no date.
   public mutating func receive(
-    _ report: GPSDReport, arrival: Double, synchronisedWallClock: Date? = nil, wallClock: ArrivalWallClock? = nil
+    _ report: GPSDReport, arrival: Double, synchronisedWallClock: Date? = nil, wallClock: ClockReading? = nil
   ) -> [CaptureEvent] {
     var events: [CaptureEvent] = []
     switch report {
@@ -135,7 +136,7 @@ public struct CaptureService {
     case let .tpv(tpv):
       if let path = tpv.device { noteDevicePath(path, into: &events) }
       guard isCapturing else { break }
-      let arrivalWall = wallClock.map { ArrivalWallClock.Reading(clock: $0, arrival: arrival) }
+      let arrivalWall = wallClock.map { ArrivalWall(clock: $0, arrival: arrival) }
       handleFix(tpv, arrival: arrival, wallClock: synchronisedWallClock, arrivalWall: arrivalWall, into: &events)
     case .error, .other:
       break
@@ -187,7 +188,7 @@ public struct CaptureService {
   }
 
   private mutating func handleFix(
-    _ tpv: GPSDTPV, arrival: Double, wallClock: Date?, arrivalWall: ArrivalWallClock.Reading?,
+    _ tpv: GPSDTPV, arrival: Double, wallClock: Date?, arrivalWall: ArrivalWall?,
     into events: inout [CaptureEvent]
   ) {
     if dropsWhileStoreFails(into: &events) || withholdsInPrivatePlace(tpv, into: &events) { return }

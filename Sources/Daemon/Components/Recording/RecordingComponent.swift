@@ -218,10 +218,8 @@ public final class RecordingComponent: DaemonComponent {
     // changes no status and no capture; it is not worth a turn through either.
     if case .report(.other, _) = event { return }
     // The clocks as this turn read them, beside the monotonic clock that stamped the
-    // report: what dates a fix the receiver sent no date for (`ArrivalDating`).
-    let wallClock = ArrivalWallClock(
-      wall: now.wall, monotonic: now.monotonic, isSynchronised: now.isWallClockSynchronised)
-    let captured = capture?.handle(event, synchronisedWallClock: now.synchronisedWall, wallClock: wallClock)
+    // report, also date a fix the receiver sent no date for (`ArrivalDating`).
+    let captured = capture?.handle(event, synchronisedWallClock: now.synchronisedWall, wallClock: now)
     perform(coordinator.reported(event, captured: captured, now: now), now: now)
   }
 

@@ -2,6 +2,7 @@ import Capture
 import DashPilotCore
 import FoundationEssentials
 import GPSD
+import PlatformSupport
 import Store
 
 /// Capture, owned in one place: the service that judges fixes and groups them into
@@ -68,7 +69,7 @@ final class ShiftCapture {
   }
 
   /// One event of the gpsd reader. `wallClock` dates a fix that came with no date.
-  func handle(_ event: GPSDSourceEvent, synchronisedWallClock: Date?, wallClock: ArrivalWallClock?) -> CaptureOutcome {
+  func handle(_ event: GPSDSourceEvent, synchronisedWallClock: Date?, wallClock: ClockReading?) -> CaptureOutcome {
     outcome(service.handle(event, synchronisedWallClock: synchronisedWallClock, wallClock: wallClock))
   }
 
