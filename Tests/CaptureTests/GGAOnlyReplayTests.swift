@@ -30,8 +30,15 @@ import Testing
     }
     receiver.startFeeding()
     #expect(receiver.waitForProgress(receiver.lineCount, timeout: Double(receiver.lineCount) * 0.5 + 30))
-    // The last cycle's report reaches gpspipe.
-    usleep(1_500_000)
+    // The last cycle's reports reach gpspipe: its output stops growing.
+    var written = -1
+    let settled = Date(timeIntervalSinceNow: 30)
+    while Date() < settled {
+      let size = (try? String(contentsOf: log, encoding: .utf8))?.utf8.count ?? 0
+      if size == written { break }
+      written = size
+      usleep(1_500_000)
+    }
     pipe.killGroup()
     return try String(contentsOf: log, encoding: .utf8)
   }
