@@ -5,7 +5,7 @@ import FoundationEssentials
 /// the socket as a few thousand positions, not hundreds of thousands); the figure, the
 /// counts and the gaps in `detail` are measured from every row, as `shift show` measures
 /// them.
-public struct ReportResult: Sendable, Hashable, Codable {
+public struct ReportResult: Sendable, Hashable, Codable, PartedTrackAnswer {
   /// Positions are kept so that none left out lies further from the line drawn than this
   /// fraction of the shift's extent (the longer side of the box around its positions): a
   /// drawing 4,000 points across, finer than any page or screen shows it.
@@ -27,6 +27,8 @@ public struct ReportResult: Sendable, Hashable, Codable {
   /// The places (not `private` ones: a driver's home is never drawn) that lie within or
   /// touch the box around what is drawn, in the places file's order.
   public var places: [WirePlace]
+  /// True when `TrackPart`s follow with more stretches.
+  public var more: Bool?
 
   public init(
     detail: ShiftDetail, stretches: [[WireTrackPoint]], toleranceMetres: Double, offRoute: [WireOffRoute]?,
@@ -40,8 +42,13 @@ public struct ReportResult: Sendable, Hashable, Codable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case detail, stretches, places
+    case detail, stretches, places, more
     case toleranceMetres = "tolerance_m"
     case offRoute = "off_route"
+  }
+
+  public var track: [[WireTrackPoint]] {
+    get { stretches }
+    set { stretches = newValue }
   }
 }

@@ -12,6 +12,10 @@ final class ClientConnection {
   var output: [UInt8] = []
   var outputStart = 0
   var lastRequestAt: Double
+  /// When the client last took some of its output: an answer in parts waits for it.
+  var lastWrittenAt: Double
+  /// What makes the next part of an answer in parts, once the output has room for it.
+  var whenDrained: (() -> Void)?
   var isFollowing = false
   /// Answers a component promised and has not given yet; the idle timeout waits for them.
   var outstandingAnswers = 0
@@ -32,6 +36,7 @@ final class ClientConnection {
     self.number = number
     self.peer = peer
     self.lastRequestAt = now
+    self.lastWrittenAt = now
   }
 
   var pendingOutputCount: Int { output.count - outputStart }

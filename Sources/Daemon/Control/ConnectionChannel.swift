@@ -24,6 +24,13 @@ final class ConnectionChannel: ResponseChannel {
     }
   }
 
+  func deliverPart(_ part: EncodedResult, more: Bool, whenReady: @escaping () -> Void) {
+    guard let connection, connection.isOpen, let server else { return }
+    if !more { connection.outstandingAnswers -= 1 }
+    server.send(ControlResponse.success(id: requestID, result: part), to: connection)
+    if more { server.whenDrained(connection, whenReady) }
+  }
+
   func startFollowing() -> Bool {
     connection?.isFollowing = true
     return true

@@ -32,8 +32,14 @@ extension ControlServer {
         return
       }
       connection.outputStart += written
+      if written > 0 { connection.lastWrittenAt = loop.clock.monotonic() }
     }
     guard connection.isOpen else { return }
+    if connection.whenDrained != nil, connection.pendingOutputCount <= limits.maximumPartBacklog {
+      let next = connection.whenDrained
+      connection.whenDrained = nil
+      next?()
+    }
     if connection.pendingOutputCount == 0 {
       connection.output.removeAll(keepingCapacity: connection.output.count < 65_536)
       connection.outputStart = 0
@@ -44,6 +50,17 @@ extension ControlServer {
         !connection.closeWhenFlushed && !connection.peerClosedInput
         && connection.pendingOutputCount <= limits.maximumPendingAnswers
       loop.setEvents(connection.fd, Int16(POLLOUT) | (readMore ? Int16(POLLIN) : 0))
+    }
+  }
+
+  /// Calls `next` once `connection`'s unread output is small enough for another part of an
+  /// answer in parts: now, or when a flush has brought it down.
+  func whenDrained(_ connection: ClientConnection, _ next: @escaping () -> Void) {
+    guard connection.isOpen else { return }
+    if connection.pendingOutputCount <= limits.maximumPartBacklog {
+      next()
+    } else {
+      connection.whenDrained = next
     }
   }
 

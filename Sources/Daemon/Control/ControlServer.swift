@@ -239,6 +239,13 @@ public final class ControlServer {
     let now = loop.clock.monotonic()
     for connection in Array(connections.values) where connection.isOpen {
       finishIfDone(connection)
+      if connection.isOpen, connection.whenDrained != nil, now - connection.lastWrittenAt >= limits.idleTimeout {
+        logger.notice(
+          "closing a control connection (pid \(connection.peer.pid)) that read none of its answer for \(FixedDecimal.shortest(limits.idleTimeout)) s"
+        )
+        close(connection)
+        continue
+      }
       guard connection.isOpen, !connection.isFollowing, connection.outstandingAnswers == 0,
         !connection.closeWhenFlushed, now - connection.lastRequestAt >= limits.idleTimeout
       else { continue }
@@ -252,6 +259,7 @@ public final class ControlServer {
   func close(_ connection: ClientConnection) {
     guard connection.isOpen else { return }
     connection.isOpen = false
+    connection.whenDrained = nil
     loop.unwatch(connection.fd)
     connections[connection.fd] = nil
     Glibc.close(connection.fd)

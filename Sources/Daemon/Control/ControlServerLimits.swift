@@ -9,6 +9,9 @@ public struct ControlServerLimits: Sendable, Hashable {
   /// A client whose unread answers pass this is not read from until it catches up, so a
   /// client that pipelines requests without reading cannot grow the daemon's memory.
   public var maximumPendingAnswers = 1 << 20
+  /// The next part of an answer in parts is made once a client's unread output is at most
+  /// this: a few parts in flight keep the socket busy, and a slow client holds no more.
+  public var maximumPartBacklog = 256 * 1024
   /// The most points one multi-part `import` or `route load` may assemble.
   public var maximumAssembledPoints = 1_000_000
 

@@ -31,6 +31,16 @@ public final class Responder {
     fail(ControlError(code, message))
   }
 
+  /// Answers in parts (`TrackPart`): `part` now, and while `more` is true, `next` on the loop
+  /// once the channel has room for another part, which is then given the same way. `next`
+  /// is never called when the channel has gone (a client that hung up): the parts are
+  /// dropped with it. A failure given between parts ends the answer.
+  public func succeedPart(_ part: EncodedResult, more: Bool, next: @escaping () -> Void) {
+    guard !isAnswered else { return }
+    isAnswered = !more
+    channel.deliverPart(part, more: more, whenReady: next)
+  }
+
   /// Confirms an `events` request and turns the channel into a follower, when it can be one.
   func follow(_ result: Acknowledgement) {
     guard !isAnswered else { return }
@@ -61,4 +71,14 @@ public protocol ResponseChannel: AnyObject {
   /// Makes the channel a follower of `events` before its answer is delivered; false when it
   /// cannot be one.
   func startFollowing() -> Bool
+  /// One part of an answer in parts, `more` false on the last; `whenReady` is called on the
+  /// loop once another part may be given (never, once the channel has gone).
+  func deliverPart(_ part: EncodedResult, more: Bool, whenReady: @escaping () -> Void)
+}
+
+extension ResponseChannel {
+  /// A channel that carries one line per answer (the fleet's reply topic) takes no parts.
+  public func deliverPart(_ part: EncodedResult, more: Bool, whenReady: @escaping () -> Void) {
+    deliver(.failure(ControlError(.failed, "this answer comes in parts, which only the control socket carries")))
+  }
 }

@@ -36,7 +36,7 @@ public final class StoreReaders: Sendable {
     _ job: @escaping @Sendable (SampleStore) throws -> Result,
     then completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void
   ) {
-    let reader = readers.min { $0.queued.withLock { $0 } < $1.queued.withLock { $0 } } ?? readers[0]
+    let reader = leastBusy()
     reader.queued.withLock { $0 += 1 }
     let path = self.path
     reader.worker.run(
@@ -50,6 +50,24 @@ public final class StoreReaders: Sendable {
           return .failure(error)
         }
       }, then: completion)
+  }
+
+  /// Runs `job` on the least busy reader's thread without its connection (the next part
+  /// of an answer already read), then `completion` on the loop with what it returned.
+  public func run<Result: Sendable>(
+    _ job: @escaping @Sendable () -> Result, then completion: @escaping @Sendable (Result) -> Void
+  ) {
+    let reader = leastBusy()
+    reader.queued.withLock { $0 += 1 }
+    reader.worker.run(
+      {
+        defer { reader.queued.withLock { $0 -= 1 } }
+        return job()
+      }, then: completion)
+  }
+
+  private func leastBusy() -> Reader {
+    readers.min { $0.queued.withLock { $0 } < $1.queued.withLock { $0 } } ?? readers[0]
   }
 
   /// Closes every reader's connection once the jobs given before have run, then calls

@@ -10,4 +10,13 @@ extension ControlClient {
     for part in parts.dropLast() { _ = try request(part.command, as: PartAccepted.self) }
     return try request((parts.last ?? whole).command, as: type)
   }
+
+  /// As above, for a request whose answer may come in parts too (`report` with a route).
+  func request<Arguments: MultiPartArguments, T: PartedTrackAnswer>(
+    _ whole: Arguments, inPartsOf size: Int, assembling type: T.Type
+  ) throws(ClientFailure) -> T {
+    let parts = whole.parts(of: size)
+    for part in parts.dropLast() { _ = try request(part.command, as: PartAccepted.self) }
+    return try request((parts.last ?? whole).command, assembling: type)
+  }
 }

@@ -61,9 +61,36 @@ public final class ControlClient {
 
   /// Sends one request and returns its result, or why there is none.
   public func request(_ command: ControlCommand) throws(ClientFailure) -> JSONValue {
+    try answer(to: sendRequest(command))
+  }
+
+  /// Sends a request and decodes its result as `T`.
+  public func request<T: Decodable>(_ command: ControlCommand, as type: T.Type) throws(ClientFailure) -> T {
+    try decode(type, try request(command), answering: command)
+  }
+
+  /// Sends a request whose answer may come in parts (`export`, `report`: a head, then
+  /// `TrackPart`s) and returns it whole.
+  public func request<T: PartedTrackAnswer>(
+    _ command: ControlCommand, assembling type: T.Type
+  ) throws(ClientFailure) -> T {
+    let id = try sendRequest(command)
+    var whole = try decode(type, try answer(to: id), answering: command)
+    while whole.more == true {
+      whole.append(try decode(TrackPart.self, try answer(to: id), answering: command))
+    }
+    return whole
+  }
+
+  private func sendRequest(_ command: ControlCommand) throws(ClientFailure) -> Int64 {
     let id = nextID
     nextID += 1
     try write(ControlRequest(id: .number(id), command: command).encodedLine())
+    return id
+  }
+
+  /// The next answer to request `id` (events and other answers are passed over).
+  private func answer(to id: Int64) throws(ClientFailure) -> JSONValue {
     while true {
       switch try readServerLine() {
       case nil:
@@ -80,9 +107,9 @@ public final class ControlClient {
     }
   }
 
-  /// Sends a request and decodes its result as `T`.
-  public func request<T: Decodable>(_ command: ControlCommand, as type: T.Type) throws(ClientFailure) -> T {
-    let result = try request(command)
+  private func decode<T: Decodable>(
+    _ type: T.Type, _ result: JSONValue, answering command: ControlCommand
+  ) throws(ClientFailure) -> T {
     switch ServerLine.decode(type, from: result) {
     case .success(let value): return value
     case .failure(let error):

@@ -35,7 +35,7 @@ struct ExportCommand: CLICommand {
 
   func run(_ context: CommandContext) -> ExitStatus {
     context.withClient { client throws(ClientFailure) in
-      let result = try client.request(.export(id: id), as: ExportResult.self)
+      let result = try client.request(.export(id: id), assembling: ExportResult.self)
       if context.options.json {
         context.printJSON(result)
         return .success

@@ -53,6 +53,38 @@ extension RecordingComponent {
     }
   }
 
+  /// As `answerFromHistory`, for an answer whose track goes out in parts: the reader makes
+  /// the head, and each later part is written as JSON on a reader's thread only once the
+  /// client has taken most of the one before (`TrackAnswerParts`).
+  private func answerInParts(
+    _ responder: Responder, _ job: @escaping @Sendable (SampleStore) throws -> some PartedTrackAnswer
+  ) {
+    guard let readers, let context else { return responder.fail(.unavailable, "the store is not open") }
+    let bound = context.bind(responder)
+    readers.read({ reader in
+      let parts = TrackAnswerParts(try job(reader))
+      return (parts, parts.next())
+    }) { result in
+      bound.withValue { responder in
+        switch result {
+        case .success(let (parts, first)): Self.give(first, of: parts, to: responder, bound, readers)
+        case .failure(let error): responder.fail(Self.controlError(error))
+        }
+      }
+    }
+  }
+
+  private static func give(
+    _ part: (part: EncodedResult, more: Bool), of parts: TrackAnswerParts, to responder: Responder,
+    _ bound: LoopBound<Responder>, _ readers: StoreReaders
+  ) {
+    responder.succeedPart(part.part, more: part.more) {
+      readers.run({ parts.next() }) { next in
+        bound.withValue { responder in give(next, of: parts, to: responder, bound, readers) }
+      }
+    }
+  }
+
   private func listShifts(_ store: SampleStore, _ page: ShiftsArguments, _ responder: Responder) throws {
     // The writer's epoch, read before the reader's snapshot: a change after it moves it.
     let rowEpoch = try store.rowEpoch()
@@ -100,7 +132,7 @@ extension RecordingComponent {
     }
     let (figure, mode, policy, places) = (figure, TravelMode(arguments.mode), configuration.stopPolicy, places)
     let now = receiverNow()
-    answerFromHistory(responder) { [route] reader in
+    answerInParts(responder) { [route] reader in
       try ShiftAnswer(reader, id: arguments.id).report(
         figure, store: reader, route: route, mode: mode, stops: policy, places: places, now: now)
     }
@@ -108,7 +140,7 @@ extension RecordingComponent {
 
   private func export(id: Int64, _ responder: Responder) {
     let (figure, policy, places, now) = (figure, configuration.stopPolicy, places, receiverNow())
-    answerFromHistory(responder) { reader in
+    answerInParts(responder) { reader in
       try ShiftAnswer(reader, id: id).export(figure, stops: policy, places: places, now: now)
     }
   }
