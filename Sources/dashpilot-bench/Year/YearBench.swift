@@ -42,7 +42,11 @@ enum YearBench {
       ColdCache.dropsWholeCache
         ? "cold cache: the database files' pages and the whole page cache (DASHPILOT_BENCH_DROP_CACHES=1)"
         : "cold cache: the database files' pages only (posix_fadvise); binaries and libraries stay cached")
-    for (name, step) in steps {
+    // DASHPILOT_BENCH_YEAR_STEPS=export,storage runs only those steps.
+    let chosen = ProcessInfo.processInfo.environment["DASHPILOT_BENCH_YEAR_STEPS"].map {
+      Set($0.split(separator: ",").map(String.init))
+    }
+    for (name, step) in steps where chosen?.contains(name) ?? true {
       histories.say("\(name) ...")
       try step(&report, histories)
     }
