@@ -49,6 +49,7 @@ public struct ReportResult: Sendable, Hashable, Codable, PartedTrackAnswer {
 
   public var track: [[WireTrackPoint]] {
     get { stretches }
-    set { stretches = newValue }
+    // In place: a part appended through a copy would copy the whole track each time.
+    _modify { yield &stretches }
   }
 }

@@ -17,6 +17,7 @@ public struct ExportResult: Sendable, Hashable, Codable, PartedTrackAnswer {
 
   public var track: [[WireTrackPoint]] {
     get { segments }
-    set { segments = newValue }
+    // In place: a part appended through a copy would copy the whole track each time.
+    _modify { yield &segments }
   }
 }
