@@ -66,7 +66,7 @@ public final class ControlClient {
 
   /// Sends a request and decodes its result as `T`.
   public func request<T: Decodable>(_ command: ControlCommand, as type: T.Type) throws(ClientFailure) -> T {
-    try decode(type, try request(command), answering: command)
+    try answer(to: sendRequest(command), as: type, answering: command)
   }
 
   /// Sends a request whose answer may come in parts (`export`, `report`: a head, then
@@ -75,9 +75,9 @@ public final class ControlClient {
     _ command: ControlCommand, assembling type: T.Type
   ) throws(ClientFailure) -> T {
     let id = try sendRequest(command)
-    var whole = try decode(type, try answer(to: id), answering: command)
+    var whole = try answer(to: id, as: type, answering: command)
     while whole.more == true {
-      whole.append(try decode(TrackPart.self, try answer(to: id), answering: command))
+      whole.append(try answer(to: id, as: TrackPart.self, answering: command))
     }
     return whole
   }
@@ -92,20 +92,49 @@ public final class ControlClient {
   /// The next answer to request `id` (events and other answers are passed over).
   private func answer(to id: Int64) throws(ClientFailure) -> JSONValue {
     while true {
-      switch try readServerLine() {
-      case nil:
-        throw .unreachable("dashpilotd closed the connection before answering (it may be stopping)")
-      case .event?:
+      guard let line = try readLine() else { throw Self.closedBeforeAnswering }
+      if let result = try answer(to: id, in: line) { return result }
+    }
+  }
+
+  /// The next answer to request `id` as `T`, read straight from its line (`TypedAnswer`);
+  /// a line of another shape goes the way of any other.
+  private func answer<T: Decodable>(
+    to id: Int64, as type: T.Type, answering command: ControlCommand
+  ) throws(ClientFailure) -> T {
+    while true {
+      guard let line = try readLine() else { throw Self.closedBeforeAnswering }
+      switch TypedAnswer.parse(line, as: type) {
+      case .some(nil):
         continue
-      case .answer(let answerID, let outcome)?:
+      case .some(let (answerID, outcome)?):
         if let answerID, answerID != .number(id) { continue }
         switch outcome {
         case .success(let result): return result
         case .failure(let error): throw .refused(error)
         }
+      case nil:
+        if let result = try answer(to: id, in: line) { return try decode(type, result, answering: command) }
       }
     }
   }
+
+  /// `line`'s result when it answers request `id`; nil for an event or another answer.
+  private func answer(to id: Int64, in line: Data) throws(ClientFailure) -> JSONValue? {
+    switch ServerLine.parse(line) {
+    case .failure(let error): throw .failed("dashpilotd wrote an unreadable line: \(error.message)")
+    case .success(.event): return nil
+    case .success(.answer(let answerID, let outcome)):
+      if let answerID, answerID != .number(id) { return nil }
+      switch outcome {
+      case .success(let result): return result
+      case .failure(let error): throw .refused(error)
+      }
+    }
+  }
+
+  private static let closedBeforeAnswering = ClientFailure.unreachable(
+    "dashpilotd closed the connection before answering (it may be stopping)")
 
   private func decode<T: Decodable>(
     _ type: T.Type, _ result: JSONValue, answering command: ControlCommand
