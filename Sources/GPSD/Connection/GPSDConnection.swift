@@ -29,9 +29,15 @@ public enum GPSDConnectionError: Error, Sendable, Hashable, CustomStringConverti
 /// order. Owned by one thread (the source's); not Sendable.
 final class GPSDConnection {
   enum ReadOutcome {
-    /// The bytes that arrived were read; complete lines were handed over.
-    case read
+    /// The bytes that arrived were read; complete lines were handed over. `drained`: the
+    /// read took less than it asked for (or nothing), so the socket held no more then.
+    case read(drained: Bool)
     case closed(GPSDConnectionError)
+
+    var drained: Bool {
+      guard case .read(let drained) = self else { return true }
+      return drained
+    }
   }
 
   private let data: UnsafeMutablePointer<gps_data_t>
@@ -107,11 +113,12 @@ final class GPSDConnection {
     if count == 0 { return .closed(.closedByPeer) }
     if count < 0 {
       let code = errno
-      if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return .read }
+      if code == EAGAIN || code == EWOULDBLOCK { return .read(drained: true) }
+      if code == EINTR { return .read(drained: false) }
       return .closed(.readFailed(detail: Self.errorText(code)))
     }
     split(chunk[0..<count], line)
-    return .read
+    return .read(drained: count < capacity)
   }
 
   private func split(_ bytes: ArraySlice<UInt8>, _ line: (ArraySlice<UInt8>) -> Void) {

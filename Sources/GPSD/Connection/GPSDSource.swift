@@ -86,26 +86,27 @@ public final class GPSDSource: @unchecked Sendable {
   /// reports in order, all stamped `arrival` (the owner's monotonic clock as it read the
   /// socket, so the stamps are on the clock it judges them by); `open` is false once the
   /// session has ended (EOF, an error, or `stop()`): stop watching the socket, which the
-  /// source's thread then closes before it reconnects.
-  public func readAvailable(arrival: Double) -> (reports: [GPSDSourceEvent], open: Bool) {
+  /// source's thread then closes before it reconnects. `drained`: the socket held no more
+  /// when it was read (a read that asks again would find nothing).
+  public func readAvailable(arrival: Double) -> (reports: [GPSDSourceEvent], open: Bool, drained: Bool) {
     condition.lock()
     let reading = lent && lentEnd == nil && !stopping
     condition.unlock()
-    guard reading else { return ([], false) }
+    guard reading else { return ([], false, true) }
     var reports: [GPSDSourceEvent] = []
     let outcome = connection.readLines { line in
       if let report = GPSDJSONDecoder.decode(utf8: line) { reports.append(.report(report, arrival: arrival)) }
     }
     guard case let .closed(error) = outcome else {
       if !reports.isEmpty && !lentReported { condition.withLock { lentReported = true } }
-      return (reports, true)
+      return (reports, true, outcome.drained)
     }
     condition.lock()
     if !reports.isEmpty { lentReported = true }
     lentEnd = error
     condition.broadcast()
     condition.unlock()
-    return (reports, false)
+    return (reports, false, true)
   }
 
   /// A source that hands its events over one at a time, for owners with no queue of their

@@ -162,6 +162,8 @@ public final class RecordingComponent: DaemonComponent {
   /// The socket of the gpsd session the loop is reading, while it watches one, and how
   /// often it reads it (`RecordingComponent+GPSD`).
   var gpsdSocket: Int32?
+  /// Whether the loop leaves gpsd's socket unread for now (`GPSDReadPacing`).
+  var gpsdPaused = false
   var readPacing = GPSDReadPacing()
 
   public func tick(now: ClockReading) {
