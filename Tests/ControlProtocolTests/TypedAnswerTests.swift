@@ -13,7 +13,8 @@ struct TypedAnswerTests {
   @Test("a success is its result, with the request's id")
   func success() throws {
     let parsed = try #require(
-      Self.parse(#"{"id":4,"ok":true,"result":{"continues":true,"more":false,"segments":[[{"lat":1,"lon":2,"time":3}]]},"v":1}"#)
+      Self.parse(
+        #"{"id":4,"ok":true,"result":{"continues":true,"more":false,"segments":[[{"lat":1,"lon":2,"time":3}]]},"v":1}"#)
         ?? nil)
     #expect(parsed.id == .number(4))
     #expect(
@@ -34,16 +35,19 @@ struct TypedAnswerTests {
 
   @Test("an event line is told apart from an answer")
   func event() {
-    let parsed = Self.parse(#"{"event":{"fields":{},"message":"m","time":"2024-05-14T08:00:02.000Z","type":"gpsd.connected"},"v":1}"#)
+    let parsed = Self.parse(
+      #"{"event":{"fields":{},"message":"m","time":"2024-05-14T08:00:02.000Z","type":"gpsd.connected"},"v":1}"#)
     #expect(parsed.map { $0 == nil } == true)
   }
 
-  @Test("a line of another shape, version or no JSON at all is left to ServerLine", arguments: [
-    #"{"id":4,"ok":true,"result":{"shifts":[]},"v":1}"#,
-    #"{"id":4,"ok":true,"result":{"continues":true,"more":false,"segments":[]},"v":2}"#,
-    #"{"id":4,"result":{"continues":true,"more":false,"segments":[]},"v":1}"#,
-    "not json",
-  ])
+  @Test(
+    "a line of another shape, version or no JSON at all is left to ServerLine",
+    arguments: [
+      #"{"id":4,"ok":true,"result":{"shifts":[]},"v":1}"#,
+      #"{"id":4,"ok":true,"result":{"continues":true,"more":false,"segments":[]},"v":2}"#,
+      #"{"id":4,"result":{"continues":true,"more":false,"segments":[]},"v":1}"#,
+      "not json",
+    ])
   func leftAlone(_ line: String) {
     #expect(Self.parse(line) == nil)
   }

@@ -62,7 +62,8 @@ struct ReportCommand: CLICommand {
       client.setTimeout(300)
       progress.say("report: reading shift #\(id) from dashpilotd")
       let arguments = ReportArguments(id: id, mode: mode, route: route?.coordinates ?? [])
-      let result = try client.request(arguments, inPartsOf: RouteLoadCommand.coordinatesPerPart, assembling: ReportResult.self)
+      let result = try client.request(
+        arguments, inPartsOf: RouteLoadCommand.coordinatesPerPart, assembling: ReportResult.self)
       progress.say("report: drawing \(result.stretches.reduce(0) { $0 + $1.count }) positions")
       var builder = ReportContentBuilder(result: result)
       if let route, let routePath {
