@@ -6,17 +6,22 @@ extension ControlClient {
   func request<Arguments: MultiPartArguments, T: Decodable>(
     _ whole: Arguments, inPartsOf size: Int, as type: T.Type
   ) throws(ClientFailure) -> T {
-    let parts = whole.parts(of: size)
-    for part in parts.dropLast() { _ = try request(part.command, as: PartAccepted.self) }
-    return try request((parts.last ?? whole).command, as: type)
+    try request(lastPartSending(whole, inPartsOf: size), as: type)
   }
 
   /// As above, for a request whose answer may come in parts too (`report` with a route).
   func request<Arguments: MultiPartArguments, T: PartedTrackAnswer>(
     _ whole: Arguments, inPartsOf size: Int, assembling type: T.Type
   ) throws(ClientFailure) -> T {
+    try request(lastPartSending(whole, inPartsOf: size), assembling: type)
+  }
+
+  /// Sends every part of `whole` but the last, and returns the last part's request.
+  private func lastPartSending<Arguments: MultiPartArguments>(
+    _ whole: Arguments, inPartsOf size: Int
+  ) throws(ClientFailure) -> ControlCommand {
     let parts = whole.parts(of: size)
     for part in parts.dropLast() { _ = try request(part.command, as: PartAccepted.self) }
-    return try request((parts.last ?? whole).command, assembling: type)
+    return (parts.last ?? whole).command
   }
 }
