@@ -65,6 +65,15 @@ struct PartedAnswerTests {
       guard started, keeper.server != nil else { throw DaemonTestFailure("the control server could not start") }
     }
 
+    /// A client that has asked for the answer (and read nothing yet).
+    func asked() throws -> RawSocketClient {
+      let client = try RawSocketClient(path: path)
+      guard client.send(#"{"v":1,"id":7,"cmd":"export","args":{"id":1}}"# + "\n") else {
+        throw DaemonTestFailure("the request could not be sent")
+      }
+      return client
+    }
+
     var partsMade: Int {
       thread.turn()
       return made.all.count
@@ -110,8 +119,7 @@ struct PartedAnswerTests {
   func arrivesWhole() throws {
     let rig = try Rig("parts-whole")
     defer { rig.stop() }
-    let client = try RawSocketClient(path: rig.path)
-    #expect(client.send(#"{"v":1,"id":7,"cmd":"export","args":{"id":1}}"# + "\n"))
+    let client = try rig.asked()
     let answer = try #require(Self.readWhole(client))
     #expect(answer.lines == Self.partCount)
     #expect(answer.whole == Track(name: "test", track: Self.track, more: nil))
@@ -122,8 +130,7 @@ struct PartedAnswerTests {
   func waitsForTheClient() throws {
     let rig = try Rig("parts-wait")
     defer { rig.stop() }
-    let client = try RawSocketClient(path: rig.path)
-    #expect(client.send(#"{"v":1,"id":7,"cmd":"export","args":{"id":1}}"# + "\n"))
+    let client = try rig.asked()
     for _ in 0..<5 { rig.thread.turn() }
     // The socket's buffers and the 256 KiB backlog hold a few 150 KB parts, not 31.
     let madeUnread = rig.partsMade
@@ -137,8 +144,7 @@ struct PartedAnswerTests {
   func silentReaderIsClosed() throws {
     let rig = try Rig("parts-idle", idleTimeout: 60)
     defer { rig.stop() }
-    let client = try RawSocketClient(path: rig.path)
-    #expect(client.send(#"{"v":1,"id":7,"cmd":"export","args":{"id":1}}"# + "\n"))
+    let client = try rig.asked()
     let madeUnread = rig.partsMade
     rig.thread.clocks.set(wall: 1_700_000_000, monotonic: 559.9)
     #expect(rig.clients == 1)
@@ -146,14 +152,15 @@ struct PartedAnswerTests {
     #expect(rig.clients == 0)
     #expect(rig.partsMade == madeUnread)
     #expect(madeUnread < Self.partCount)
+    // The client was connected, reading nothing, until the daemon closed it.
+    #expect(client.isClosedByPeer())
   }
 
   @Test("a client that hangs up in the middle of its answer stops the parts")
   func hangUpStopsTheParts() throws {
     let rig = try Rig("parts-hangup")
     defer { rig.stop() }
-    var client: RawSocketClient? = try RawSocketClient(path: rig.path)
-    #expect(client?.send(#"{"v":1,"id":7,"cmd":"export","args":{"id":1}}"# + "\n") == true)
+    var client: RawSocketClient? = try rig.asked()
     #expect(client?.readLine()?.contains(#""more":true"#) == true)
     client = nil
     #expect(rig.clients == 0)
