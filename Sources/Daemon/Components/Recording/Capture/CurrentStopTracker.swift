@@ -94,6 +94,12 @@ struct CurrentStopTracker {
 
   /// The stop going on at `now` (the receiver's time), once it has lasted the minimum.
   func current(now: Date) -> Stop? {
+    // A stop read from the tail lies within it (it arrives at a row of the tail and goes on
+    // until `now` at most), so a tail shorter than the minimum holds none to read: while the
+    // vehicle moves, that is every kept row's, and the policy is not asked twice for it.
+    guard let first = tail.first, let last = tail.last,
+      max(now, last.timestamp).timeIntervalSince(first.timestamp) >= policy.minimumStop
+    else { return nil }
     guard let stop = ongoing(now: now), stop.duration >= policy.minimumStop else { return nil }
     return stop
   }
