@@ -37,6 +37,8 @@ public final class EventLoop {
   private var timers: [RepeatingTimer] = []
   /// Work due once, at a deadline (`after`).
   private var deferred: [(deadline: Double, handler: () -> Void)] = []
+  /// The deferred work a round runs, taken out of `deferred` before any of it runs.
+  private var due: [() -> Void] = []
   private var stopRequested = false
 
   /// Creates the loop for the calling thread, which must be the one that calls `run()`,
@@ -132,8 +134,11 @@ public final class EventLoop {
       timers[index].handler()
     }
     guard deferred.contains(where: { $0.deadline <= now }) else { return }
-    let due = deferred.filter { $0.deadline <= now }
+    // Into a list kept across rounds: a paced read of gpsd is due here five times a second.
+    // Work the handlers defer waits for the next round, even work due at once.
+    for work in deferred where work.deadline <= now { due.append(work.handler) }
     deferred.removeAll { $0.deadline <= now }
-    for work in due { work.handler() }
+    for handler in due { handler() }
+    due.removeAll(keepingCapacity: true)
   }
 }

@@ -11,6 +11,26 @@ public enum SampleRejection: String, Sendable, Hashable, Codable, CaseIterable {
   case negligibleMovement = "negligible_movement"
   case unconfirmedMovement = "unconfirmed_movement"
 
+  /// Hashed by its case rather than by its name (what a raw-valued enum otherwise hashes):
+  /// capture counts each fix it refuses by reason in a dictionary, eight times a second at
+  /// 10 Hz, and hashing the name was 2 % of the daemon's loop (`bench e2e`).
+  public func hash(into hasher: inout Hasher) {
+    let ordinal: UInt8 =
+      switch self {
+      case .noFix: 0
+      case .invalidCoordinate: 1
+      case .poorAccuracy: 2
+      case .noAccuracyEstimate: 3
+      case .stale: 4
+      case .futureTime: 5
+      case .outOfOrder: 6
+      case .implausibleSpeed: 7
+      case .negligibleMovement: 8
+      case .unconfirmedMovement: 9
+      }
+    hasher.combine(ordinal)
+  }
+
   /// A sentence fragment a person reads in status output.
   public var explanation: String {
     switch self {

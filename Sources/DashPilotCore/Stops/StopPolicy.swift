@@ -135,7 +135,7 @@ public struct StopPolicy: Sendable {
 
   /// Whether capture's judgement or the receiver's own speed says the vehicle stood at
   /// `sample`: a held sample, or a kept move reported slower than `standingSpeed`.
-  func isStanding(_ sample: RouteSample) -> Bool {
+  public func isStanding(_ sample: RouteSample) -> Bool {
     sample.isHeld || (sample.speed.map { $0 < standingSpeed } ?? false)
   }
 
