@@ -93,6 +93,31 @@ struct LoopClockSeamTests {
     #expect(fired.all == ["1010.0", "1035.0", "1040.0"])
   }
 
+  @Test(
+    "timers of one interval beat together: one set later fires on the first's beat, one of another interval on its own")
+  func timersOfOneIntervalBeatTogether() throws {
+    let thread = try SteppedLoopThread(wall: Self.wallStart, monotonic: 1000)
+    defer { thread.stop() }
+    let fired = Recorder()
+    #expect(thread.turn { loop in loop.every(10) { fired.add("first \(loop.clock.monotonic())") } })
+    thread.clocks.set(wall: Self.wallStart + 4, monotonic: 1004)
+    #expect(
+      thread.turn { loop in
+        loop.every(10) { fired.add("second \(loop.clock.monotonic())") }
+        loop.every(3) { fired.add("other \(loop.clock.monotonic())") }
+      })
+    thread.clocks.set(wall: Self.wallStart + 7, monotonic: 1007)
+    #expect(thread.turn())
+    #expect(fired.all == ["other 1007.0"])
+    thread.clocks.set(wall: Self.wallStart + 10, monotonic: 1010)
+    #expect(thread.turn())
+    #expect(fired.all == ["other 1007.0", "first 1010.0", "second 1010.0", "other 1010.0"])
+    thread.clocks.set(wall: Self.wallStart + 14, monotonic: 1014)
+    #expect(thread.turn())
+    #expect(fired.all.count == 5)
+    #expect(fired.all.last == "other 1014.0")
+  }
+
   @Test("the control socket's idle timeout runs on the loop's monotonic clock, whatever the wall clock does")
   func idleTimeoutFollowsTheMonotonicClock() throws {
     let directory = try TestPaths.temporaryDirectory("idle-clock")

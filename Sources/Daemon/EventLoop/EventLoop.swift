@@ -67,9 +67,14 @@ public final class EventLoop {
     watchers[fd] = nil
   }
 
-  /// Runs `handler` every `interval` seconds of monotonic time, first after one interval.
+  /// Runs `handler` every `interval` seconds of monotonic time, first after one interval,
+  /// or on the beat of a timer of the same interval already running (within one interval).
   public func every(_ interval: TimeInterval, _ handler: @escaping () -> Void) {
-    timers.append(RepeatingTimer(interval: interval, deadline: clock.monotonic() + interval, handler: handler))
+    // Timers of one interval beat together: the control server's idle check and the
+    // runtime's tick, both once a second and set a moment apart, woke the loop twice a
+    // second, a few microseconds apart.
+    let deadline = timers.first { $0.interval == interval }?.deadline ?? clock.monotonic() + interval
+    timers.append(RepeatingTimer(interval: interval, deadline: deadline, handler: handler))
   }
 
   /// Runs `handler` once, `delay` seconds of monotonic time from now: work done a piece at a
