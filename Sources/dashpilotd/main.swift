@@ -9,7 +9,7 @@ import Daemon
 // queues what the recording component's store commits and publishes it to the broker, with
 // the latest accepted sample as the car's position; the jobs hear the recording
 // component's stops; retention deletes what [Store] KeepDays= and FreeSpaceFloor= say may go, through the
-// recording component's store.
+// recording component's store while its care of the file lets rows go.
 exit(
   DaemonMain.run(arguments: Array(CommandLine.arguments.dropFirst())) { configuration in
     let recording = RecordingComponent(configuration: configuration, batchPolicy: configuration.batchPolicy)
@@ -18,7 +18,10 @@ exit(
     let jobs = JobsComponent(configuration: configuration)
     recording.addStoreOpenedHandler(jobs.storeOpened)
     recording.addStopObserver(jobs)
-    let retention = RetentionComponent(configuration: configuration, recording: recording)
+    let retention = RetentionComponent(configuration: configuration) { [weak recording] in
+      recording?.deletionGate ?? .open
+    }
+    recording.addStoreOpenedHandler(retention.storeOpened)
     // The fleet uplink only with an [Uplink] section: otherwise no outbox, no connection.
     guard let section = configuration.uplink else { return [recording, guidance, jobs, retention] }
     let uplink = UplinkComponent(configuration: configuration, uplink: section)

@@ -86,17 +86,24 @@ struct StoreMaintenanceTests {
   func retentionWaits() {
     var healthy = StoreMaintenance(copyLeftUnfinished: false, layoutIsCurrent: true)
     #expect(!healthy.allowsDeletion)
+    #expect(healthy.deletionGate == .waitingForCheck)
     _ = healthy.ticked(now: Self.at(1))
     #expect(!healthy.allowsDeletion)
+    #expect(healthy.deletionGate == .waitingForCheck)
     _ = healthy.checked(Self.healthy, path: "/db", now: Self.at(5).wall)
     #expect(healthy.allowsDeletion)
+    #expect(healthy.deletionGate == .open)
 
     var old = StoreMaintenance(copyLeftUnfinished: false, layoutIsCurrent: false)
     _ = old.ticked(now: Self.at(1))
+    // The check runs first; the conversion it leads to is what retention then waits for.
+    #expect(old.deletionGate == .waitingForCheck)
     _ = old.checked(Self.healthy, path: "/db", now: Self.at(5).wall)
     #expect(!old.allowsDeletion)
+    #expect(old.deletionGate == .waitingForCopy)
     _ = old.rebuilt(.success(Self.progress(30_000, done: true)), path: "/db", now: Self.at(6))
     // Copied, and brought level until the next start puts it in place: still none.
     #expect(!old.allowsDeletion)
+    #expect(old.deletionGate == .waitingForCopy)
   }
 }

@@ -17,6 +17,10 @@ extension RecordingComponent {
       layoutIsCurrent: try store.hasCurrentLayout())
   }
 
+  /// Whether the file lets rows go now: open before the store has opened (nothing is looked
+  /// after yet, and retention has no store either).
+  public var deletionGate: StoreDeletionGate { maintenance?.deletionGate ?? .open }
+
   /// The tick's part: whatever is due.
   func maintainStore(now: ClockReading) {
     guard let steps = maintenance?.ticked(now: now) else { return }

@@ -77,14 +77,15 @@ extension RetentionComponent {
     }
   }
 
-  /// Whether the store's file lets rows go now (`StoreMaintenance.allowsDeletion`); the
-  /// first wait for its copy is said, when retention has anything it might delete.
+  /// Whether the store's file lets rows go now (`deletionGate`); the first wait for its
+  /// copy is said, when retention has anything it might delete.
   func deletionsMayGo() -> Bool {
-    guard let maintenance = maintenance(), !maintenance.allowsDeletion else { return true }
+    let gate = deletionGate()
+    guard gate != .open else { return true }
     let mightDelete =
       policy.keepDays != nil || (policy.requiresAcknowledgement && !policy.floor.isOff) || pass != nil
       || current != nil
-    if maintenance.isRebuilding, mightDelete, !saidWaitingForCopy {
+    if gate == .waitingForCopy, mightDelete, !saidWaitingForCopy {
       saidWaitingForCopy = true
       context?.logger.notice(RetentionWording.waitingForCopy, fields: LogFields(reason: "retention"))
     }

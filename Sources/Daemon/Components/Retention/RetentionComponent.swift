@@ -70,16 +70,23 @@ public final class RetentionComponent: DaemonComponent {
   var nextFreeSpacePass: Double = 0
   var figuresWorker: BlockingWorker?
   let historyReader: HistoryReaderBox
-  /// The recording component's care of the file, read at each turn; nil before its store opened.
-  let maintenance: () -> StoreMaintenance?
+  /// Whether the care of the store's file lets rows go now, read at each turn.
+  let deletionGate: () -> StoreDeletionGate
   var saidWaitingForCopy = false
 
-  public init(configuration: DaemonConfiguration, recording: RecordingComponent) {
+  /// Retention of the store that `storeOpened` hands it, deleting only while
+  /// `deletionGate` is open (`RecordingComponent.deletionGate`: the file's check has run and
+  /// no copy of it is being made).
+  public init(configuration: DaemonConfiguration, deletionGate: @escaping () -> StoreDeletionGate) {
     self.configuration = configuration
     policy = RetentionPolicy(configuration)
     historyReader = HistoryReaderBox(path: configuration.databasePath)
-    maintenance = { [weak recording] in recording?.maintenance }
-    recording.addStoreOpenedHandler { [weak self] store in self?.store = store }
+    self.deletionGate = deletionGate
+  }
+
+  /// The store, once opened (`RecordingComponent.addStoreOpenedHandler`).
+  public func storeOpened(_ store: SampleStore) {
+    self.store = store
   }
 
   public func start(context: DaemonContext) throws {
