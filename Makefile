@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 
-.PHONY: all deps build test bench demo clean install deb man system-test fuzz format lint
+.PHONY: all deps build test bench demo clean install deb debs man system-test gpsd-test fuzz format lint
 
 all: build
 
@@ -74,11 +74,26 @@ install: deps
 	  systemd-sysusers && systemd-tmpfiles --create "$(TMPFILESDIR)/dashpilot.conf" && systemctl daemon-reload; \
 	  echo "installed; start it with: sudo systemctl enable --now dashpilotd"; fi
 
-# The Debian package, for this machine's architecture: .build/deb/dashpilot_VERSION_ARCH.deb
-# (its path is the last line printed). VERSION is Sources/DashPilotCore/Version.swift;
-# DEB_VERSION=VERSION+SUFFIX builds a higher package version from the same tree.
+# The Debian package of one box, .build/deb/dashpilot_VERSION+debNN_ARCH.deb (its path is the
+# last line printed): DEB_TARGET=debian12-amd64, debian13-amd64 or debian13-arm64, by default
+# this machine's (scripts/targets/targets.sh). The Debian 13 ones are built in a Debian 13
+# build root that the build makes and caches under .build/roots (scripts/targets). VERSION
+# is Sources/DashPilotCore/Version.swift; DEB_VERSION=VERSION+debNN+SUFFIX builds a higher
+# package version from the same tree. `make debs` builds all three, their paths last.
+DEB_TARGETS ?= debian12-amd64 debian13-amd64 debian13-arm64
 deb: deps
-	SWIFT=$(SWIFT) DEB_VERSION=$(DEB_VERSION) scripts/deb/build.sh
+	SWIFT=$(SWIFT) DEB_TARGET=$(DEB_TARGET) DEB_VERSION=$(DEB_VERSION) scripts/deb/build.sh
+
+debs: deps
+	@set -e; for target in $(DEB_TARGETS); do \
+	  SWIFT=$(SWIFT) DEB_TARGET=$$target scripts/deb/build.sh | tee .build/deb-$$target.log; done; \
+	  for target in $(DEB_TARGETS); do tail -1 .build/deb-$$target.log; done
+
+# The office's Debian package (dashpilot-officed), for this machine's architecture:
+# .build/deb/dashpilot-office_VERSION_ARCH.deb, its path the last line printed.
+.PHONY: deb-office
+deb-office: deps
+	SWIFT=$(SWIFT) DEB_VERSION=$(DEB_VERSION) scripts/deb/office/build.sh
 
 # The manual pages, rendered into .build/man (make deb installs them compressed).
 man:
@@ -86,12 +101,22 @@ man:
 
 # Boots a Debian 12 root under systemd-nspawn, installs the static binaries and unit in
 # it, and checks start, status, journal, restart and stop against a real systemd; then
-# the package's whole life in another booted root (scripts/system-test/package.sh):
-# install with its dependencies from Debian, upgrade, remove, purge.
-# Both parts run even when the first fails; either failing fails the target.
+# the package's whole life for each of DEB_TARGETS in a booted root of its release and
+# architecture (scripts/system-test/package.sh; arm64 through qemu-user): install with
+# its dependencies from Debian, a recorded drive, upgrade, remove, purge.
+# Then the office's package in a booted Debian 12 with PostgreSQL and mosquitto
+# (scripts/system-test/office-package.sh).
+# Every part runs even when one fails; any failing fails the target.
 system-test: deps
 	@status=0; scripts/system-test/run.sh || status=1; \
-	  SWIFT=$(SWIFT) scripts/system-test/package.sh || status=1; exit $$status
+	  for target in $(DEB_TARGETS); do \
+	    SWIFT=$(SWIFT) DEB_TARGET=$$target scripts/system-test/package.sh || status=1; done; \
+	  SWIFT=$(SWIFT) scripts/system-test/office-package.sh || status=1; exit $$status
+
+# The gpsd suites against Debian 13's gpsd 3.25 and libgps (API 14), built by Debian 13's
+# Swift in the build root (`make test` runs them against this machine's gpsd).
+gpsd-test: deps
+	scripts/targets/gpsd-test.sh
 
 clean:
 	rm -rf .build

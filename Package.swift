@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "dashpilotd", targets: ["dashpilotd"]),
     .executable(name: "dashpilotctl", targets: ["dashpilotctl"]),
     .executable(name: "dashpilot-route-reader", targets: ["dashpilot-route-reader"]),
+    .executable(name: "dashpilot-officed", targets: ["dashpilot-officed"]),
   ],
   targets: [
     // C libraries from Debian, each a module map over a one-line shim header.
@@ -31,14 +32,21 @@ let package = Package(
     // The pure core: no I/O, no clock.
     .target(name: "DashPilotCore"),
     .target(name: "Guidance", dependencies: ["DashPilotCore"]),
-    // A shift drawn as one self-contained SVG: a value in, text out (the client writes it).
-    .target(name: "ShiftReport", dependencies: ["DashPilotCore"]),
+    // A shift drawn as one self-contained SVG: the report answer in, text out (dashpilotctl
+    // and dashpilot-officed write it).
+    .target(name: "ShiftReport", dependencies: ["ControlProtocol", "DashPilotCore"]),
+    // The report's words from a shift's answer, in the reader's time zone (which is read, so
+    // this is not the pure renderer): shared by dashpilotctl and dashpilot-officed.
+    .target(name: "ReportBuilding", dependencies: ["ControlProtocol", "DashPilotCore", "ShiftReport"]),
 
     // Adapters at the edge; each target lists exactly the modules it imports.
     // Threads, a condition, the command-line cursor and text helpers over Glibc, so that
     // every module imports only FoundationEssentials and no executable links Foundation,
     // CoreFoundation or ICU.
     .target(name: "PlatformSupport", dependencies: ["CLinux"]),
+    // The configuration file as libinih reads it, each entry with its line: dashpilotd's and
+    // dashpilot-officed's files are read the same way.
+    .target(name: "ConfigurationFile", dependencies: ["CInih", "PlatformSupport"]),
     // Route files (GPX, GeoJSON): GPX read with libxml2 directly, GeoJSON with
     // FoundationEssentials' decoder; by the client, and by dashpilot-route-reader, never by
     // the daemon, so the daemon never links an XML parser.
@@ -53,13 +61,14 @@ let package = Package(
     .target(
       name: "Daemon",
       dependencies: [
-        "CInih", "CSystemd", "Capture", "ControlProtocol", "DashPilotCore", "GPSD", "Guidance", "PlatformSupport",
-        "Routing", "Store", "Uplink",
+        "CSystemd", "Capture", "ConfigurationFile", "ControlProtocol", "DashPilotCore", "GPSD", "Guidance",
+        "PlatformSupport", "Routing", "Store", "Uplink",
       ]),
     .target(
       name: "DashPilotCLI",
       dependencies: [
-        "Capture", "ControlProtocol", "DashPilotCore", "Guidance", "PlatformSupport", "RouteFiles", "ShiftReport",
+        "Capture", "ControlProtocol", "DashPilotCore", "Guidance", "PlatformSupport", "ReportBuilding", "RouteFiles",
+        "ShiftReport",
       ]),
 
     // Thin mains.
@@ -88,9 +97,25 @@ let package = Package(
     .executableTarget(
       name: "dashpilot-bench",
       dependencies: [
-        "Capture", "DashPilotCore", "GPSD", "Guidance", "HistoryGenerator", "PlatformSupport", "Routing", "Store",
-        "TestSupport", "Uplink",
+        "Capture", "DashPilotCore", "GPSD", "Guidance", "HistoryGenerator", "Office", "OfficeLoad", "PlatformSupport",
+        "Routing", "Store", "TestSupport", "Uplink",
       ]),
+
+    // The office (issue 39): every box's messages from the broker into PostgreSQL/PostGIS.
+    // OfficeCore is pure (MQTT 5's packets, the judging of a message, the rows it makes);
+    // Office holds the adapters (libpq, the broker's socket, the worker processes).
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    .target(name: "OfficeCore", dependencies: ["ControlProtocol", "DashPilotCore"]),
+    .target(
+      name: "Office",
+      dependencies: [
+        "CPostgres", "CSystemd", "ConfigurationFile", "ControlProtocol", "DashPilotCore", "OfficeCore",
+        "PlatformSupport", "ReportBuilding", "ShiftReport",
+      ]),
+    .executableTarget(name: "dashpilot-officed", dependencies: ["Office"]),
+    // Boxes simulated for the office's tests and benchmark: the box's own encoder, published
+    // at QoS 1 over the office's MQTT connection.
+    .target(name: "OfficeLoad", dependencies: ["DashPilotCore", "Office", "OfficeCore", "PlatformSupport", "Uplink"]),
 
     // Tests.
     .target(name: "TestSupport", dependencies: ["DashPilotCore"]),
@@ -117,8 +142,15 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "CSQLite", "Capture", "ControlProtocol", "Daemon", "DashPilotCLI", "DashPilotCore", "GPSD", "Guidance",
+        "CSQLite", "Capture", "ConfigurationFile", "ControlProtocol", "Daemon", "DashPilotCLI", "DashPilotCore", "GPSD",
+        "Guidance",
         "PlatformSupport", "RouteFiles", "Routing", "ShiftReport", "Store", "TestSupport", "Uplink",
+      ]),
+    .testTarget(
+      name: "OfficeTests",
+      dependencies: [
+        "ControlProtocol", "DashPilotCore", "Office", "OfficeCore", "OfficeLoad", "PlatformSupport", "TestSupport",
+        "Uplink",
       ]),
     .testTarget(
       name: "ReliabilityTests",

@@ -14,10 +14,11 @@ public enum DashPilotCLI {
   static var commands: [any CLICommand.Type] {
     [
       StatusCommand.self, ShiftStartCommand.self, ShiftEndCommand.self, ShiftsCommand.self, ShiftShowCommand.self,
+      ShiftResendCommand.self,
       ExportCommand.self, ReportCommand.self, ImportCommand.self, RouteLoadCommand.self, RouteClearCommand.self,
       NavigateCommand.self,
       EventsCommand.self, BackupCommand.self, PlacesLoadCommand.self, JobsCommand.self, JobAssignCommand.self,
-      JobCancelCommand.self, ReplayCommand.self,
+      JobsImportCommand.self, JobCancelCommand.self, ReplayCommand.self,
     ]
   }
 

@@ -1,4 +1,4 @@
 /// The product version both executables report.
 public enum DashPilotVersion {
-  public static let string = "0.2.0"
+  public static let string = "0.3.0"
 }

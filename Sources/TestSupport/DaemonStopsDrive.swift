@@ -26,7 +26,10 @@ public enum DaemonStopsDrive {
   public static func time(_ k: Int) -> Date { start.addingTimeInterval(Double(k)) }
 
   /// The last second with a fix.
-  public static var lastFix: Date {
+  public static var lastFix: Date { lastFix(of: parts) }
+
+  /// The last second with a fix of a drive made of `parts`.
+  public static func lastFix(of parts: [Part]) -> Date {
     time(
       parts.reduce(0) { total, part in
         switch part {
@@ -35,7 +38,9 @@ public enum DaemonStopsDrive {
       } - 1)
   }
 
-  public static func nmea(preamble: Int = 100) -> String {
+  /// The drive (or another made of `parts`, driven and stood the same way: 10 m a second
+  /// north from 51°30' N, 0°7.2' W, from its second fix) as NMEA.
+  public static func nmea(_ parts: [Part] = parts, preamble: Int = 100) -> String {
     var lines: [String] = []
     for _ in 0..<preamble {
       lines.append(DaemonSteadyDrive.sentence("GPRMC,095959.00,V,,,,,,,010524,,,N"))
@@ -67,10 +72,10 @@ public enum DaemonStopsDrive {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// Writes the drive to `directory` and returns its file.
-  public static func write(in directory: URL, preamble: Int = 100) throws -> URL {
+  /// Writes the drive (or one made of `parts`) to `directory` and returns its file.
+  public static func write(_ parts: [Part] = parts, in directory: URL, preamble: Int = 100) throws -> URL {
     let url = directory.appendingPathComponent("stops-drive.nmea")
-    try nmea(preamble: preamble).write(to: url, atomically: true, encoding: .utf8)
+    try nmea(parts, preamble: preamble).write(to: url, atomically: true, encoding: .utf8)
     return url
   }
 

@@ -31,8 +31,9 @@ public final class MosquittoBroker: @unchecked Sendable {
     ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"]
     .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "mosquitto"
 
-  /// Writes the config; `passwords` (user → password) turns anonymous access off.
-  public init(directory: URL, passwords: [String: String] = [:], tls: TLSFiles? = nil) throws {
+  /// Writes the config; `passwords` (user → password) turns anonymous access off; `extra`
+  /// lines go at the end (the office's tests lift mosquitto's queue and in-flight limits).
+  public init(directory: URL, passwords: [String: String] = [:], tls: TLSFiles? = nil, extra: [String] = []) throws {
     self.directory = directory
     self.port = try FreePort.find()
     configFile = directory.appendingPathComponent("mosquitto.conf")
@@ -60,6 +61,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     if let tls {
       lines += ["cafile \(tls.caFile)", "certfile \(tls.certFile)", "keyfile \(tls.keyFile)"]
     }
+    lines += extra
     try (lines.joined(separator: "\n") + "\n").write(to: configFile, atomically: true, encoding: .utf8)
   }
 

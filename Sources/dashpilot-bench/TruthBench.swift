@@ -43,6 +43,7 @@ func runTruthBenchmarks(_ report: inout BenchReport) {
   }
   stationary += staticRealLogs.map { ($0, realLogs.appendingPathComponent("\($0).json")) }
   moving += movingRealLogs.map { ($0, realLogs.appendingPathComponent("\($0).json")) }
+  stationary += parkedTruthCases()
 
   var worstStationary = (name: "", metres: 0.0)
   var counted = 0
@@ -96,4 +97,20 @@ func runTruthBenchmarks(_ report: inout BenchReport) {
   // A floor that keeps too little is wrong too: the walks (issue 28) keep most of their length.
   report.record("truth.walk_kept_worst_ratio", (worstWalk.ratio * 1000).rounded() / 1000, "ratio")
   print("  (worst walk \(worstWalk.name))")
+}
+
+/// The generated cases whose receiver never moved (`true_metres` 0: a u-blox cold-starting
+/// while parked, issue 40), judged with the stationary logs.
+private func parkedTruthCases() -> [(String, URL)] {
+  let folder = TestPaths.fixtures.appendingPathComponent("truth")
+  let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+  return files.sorted().compactMap { file in
+    guard file.hasSuffix(".expected.json"),
+      let data = try? Data(contentsOf: folder.appendingPathComponent(file)),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      (object["true_metres"] as? NSNumber)?.doubleValue == 0
+    else { return nil }
+    let name = String(file.dropLast(".expected.json".count))
+    return (name, folder.appendingPathComponent("\(name).json"))
+  }
 }

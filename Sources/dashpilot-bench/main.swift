@@ -18,6 +18,7 @@ let areas: [(String, (inout BenchReport) -> Void)] = [
   ("report", runReportBenchmarks),
   ("year", runYearBenchmarks),
   ("retention", runRetentionBenchmarks),
+  ("office", runOfficeBenchmarks),
 ]
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == CaptureInstructionsBench.childFlag {
   exit(CaptureInstructionsChild.run(log: CommandLine.arguments[2], database: CommandLine.arguments[3]))

@@ -7,7 +7,8 @@ import Daemon
 // dashpilotd: the components, started in this order and stopped in reverse. Guidance
 // hears of every fix the recording component reads from gpsd; the uplink, when configured,
 // queues what the recording component's store commits and publishes it to the broker, with
-// the latest accepted sample as the car's position; the jobs hear the recording
+// the latest accepted sample as the car's position (a shift sent again names its stops by
+// the recording component's places); the jobs hear the recording
 // component's stops; retention deletes what [Store] KeepDays= and FreeSpaceFloor= say may go, through the
 // recording component's store while its care of the file lets rows go.
 exit(
@@ -27,5 +28,6 @@ exit(
     let uplink = UplinkComponent(configuration: configuration, uplink: section)
     recording.addFixObserver(uplink)
     recording.addStoreOpenedHandler(uplink.storeOpened)
+    uplink.places = { [weak recording] in recording?.currentPlaces ?? [] }
     return [recording, guidance, jobs, uplink, retention]
   })

@@ -151,8 +151,8 @@ struct RequestParserTests {
     let changing = ControlCommand.Kind.allCases.filter(\.changesState).map(\.rawValue).sorted()
     #expect(
       changing == [
-        "backup", "import", "job.assign", "job.cancel", "navigate", "places.load", "route.clear", "route.load",
-        "shift.end", "shift.start",
+        "backup", "import", "job.assign", "job.assign_all", "job.cancel", "navigate", "places.load", "route.clear",
+        "route.load", "shift.end", "shift.resend", "shift.start",
       ])
   }
 

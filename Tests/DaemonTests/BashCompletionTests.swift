@@ -65,7 +65,7 @@ struct BashCompletionTests {
   }
 
   static let commands = [
-    "events", "export", "help", "import", "navigate", "places", "replay", "report", "route", "shift", "shifts",
+    "events", "export", "help", "import", "jobs", "navigate", "places", "replay", "report", "route", "shift", "shifts",
     "status",
   ]
   static let globalOptions = ["--help", "--json", "--socket", "--version"]
@@ -76,7 +76,16 @@ struct BashCompletionTests {
     #expect(try Self.complete(["dashpilotctl", ""], data: data) == Self.commands)
     #expect(try Self.complete(["dashpilotctl", "sh"], data: data) == ["shift", "shifts"])
     #expect(try Self.complete(["dashpilotctl", "-"], data: data) == Self.globalOptions)
-    #expect(try Self.complete(["dashpilotctl", "--json", "shift", ""], data: data) == ["end", "show", "start"])
+    #expect(
+      try Self.complete(["dashpilotctl", "--json", "shift", ""], data: data) == ["end", "resend", "show", "start"])
+    #expect(
+      try Self.complete(["dashpilotctl", "shift", "resend", "3", "--"], data: data)
+        == (["--since", "--until"] + Self.globalOptions).sorted())
+    #expect(try Self.complete(["dashpilotctl", "jobs", ""], data: data) == ["assign", "cancel", "import"])
+    #expect(try Self.complete(["dashpilotctl", "help", "jobs", ""], data: data) == ["assign", "cancel", "import"])
+    #expect(
+      try Self.complete(["dashpilotctl", "jobs", "assign", "A-1", "Flowers", "51.5,-0.1", "--"], data: data)
+        == (["--note", "--radius", "--window"] + Self.globalOptions).sorted())
     #expect(try Self.complete(["dashpilotctl", "route", ""], data: data) == ["clear", "load"])
     #expect(try Self.complete(["dashpilotctl", "places", ""], data: data) == ["load"])
     #expect(try Self.complete(["dashpilotctl", "help", ""], data: data) == Self.commands)
@@ -106,12 +115,12 @@ struct BashCompletionTests {
     #expect(try Self.complete(["dashpilotctl", "status", "--"], data: data) == Self.globalOptions)
   }
 
-  @Test("file names: route files for route load, GPX for import, anything for replay")
+  @Test("file names: route files for route load, GPX for import, jobs files for jobs import, anything for replay")
   func fileNames() throws {
     let data = try DataDirectory()
     let directory = try TestPaths.temporaryDirectory("completion-files")
     defer { try? FileManager.default.removeItem(at: directory) }
-    for name in ["morning.gpx", "depot.geojson", "loop.json", "notes.txt", "TRACK.GPX"] {
+    for name in ["morning.gpx", "depot.geojson", "loop.json", "notes.txt", "TRACK.GPX", "monday.csv"] {
       _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data())
     }
     try FileManager.default.createDirectory(
@@ -125,8 +134,11 @@ struct BashCompletionTests {
       ])
     #expect(try Self.complete(["dashpilotctl", "import", "mo"], in: directory, data: data) == ["morning.gpx"])
     #expect(
+      try Self.complete(["dashpilotctl", "jobs", "import", ""], in: directory, data: data)
+        == ["depot.geojson", "loop.json", "monday.csv", "routes"])
+    #expect(
       try Self.complete(["dashpilotctl", "replay", ""], in: directory, data: data)
-        == ["TRACK.GPX", "depot.geojson", "loop.json", "morning.gpx", "notes.txt", "routes"])
+        == ["TRACK.GPX", "depot.geojson", "loop.json", "monday.csv", "morning.gpx", "notes.txt", "routes"])
     #expect(
       try Self.complete(["dashpilotctl", "replay", "x.json", "--route", ""], in: directory, data: data)
         == ["TRACK.GPX", "depot.geojson", "loop.json", "morning.gpx", "routes"])

@@ -70,6 +70,19 @@ struct CommandDispatchTests {
             "route.clear is not available: this build of dashpilotd has no component that answers it"))
       ])
 
+    // A command of a part the configuration leaves out says which.
+    let resend = KeptAnswers()
+    dispatcher.dispatch(
+      ControlRequest(id: 3, command: .shiftResend(ShiftResendArguments(id: 1))),
+      Responder(channel: resend, conversation: 1))
+    #expect(
+      resend.answers.withLock { $0 } == [
+        .failure(
+          ControlError(
+            .unavailable,
+            "shift.resend is not available: the fleet uplink is off (dashpilot.conf has no [Uplink] section)"))
+      ])
+
     let events = KeptAnswers()
     dispatcher.dispatch(ControlRequest(id: 4, command: .events), Responder(channel: events, conversation: 1))
     #expect(

@@ -1,3 +1,4 @@
+import ConfigurationFile
 import Daemon
 
 /// A configuration file's text read as the daemon reads it (libinih, then the validator),

@@ -1,5 +1,6 @@
 import DashPilotCore
 import Foundation
+import PlatformSupport
 import TestSupport
 import Testing
 
@@ -20,8 +21,14 @@ struct DaemonProcessTests {
     let human = try daemon.control(["status"])
     #expect(human.status == 0)
     let lines = human.standardOutput.split(separator: "\n").map(String.init)
-    #expect(lines.count == 7)
+    // A line says the clock is not synchronised, when the kernel says so (this machine's word).
+    let synchronised = WallClockSynchronisation.isSynchronised()
+    #expect(lines.count == (synchronised ? 7 : 8))
     #expect(lines.first?.hasPrefix("dashpilotd \(DashPilotVersion.string) · running · up ") == true)
+    let clockLine =
+      "clock      not synchronised (the kernel says so): shift times, and fixes that come without a date, "
+      + "read a clock that may be wrong"
+    #expect(lines.contains(clockLine) == !synchronised)
     #expect(lines.contains("gpsd       not connected (127.0.0.1:1)"))
     #expect(lines.contains("shift      none open"))
     #expect(lines.contains("store      \(daemon.databasePath) · ok"))
@@ -39,6 +46,7 @@ struct DaemonProcessTests {
     #expect(daemonSection["pid"] as? Int == Int(daemon.pid))
     #expect(daemonSection["socket"] as? String == daemon.socketPath)
     #expect(daemonSection["state"] as? String == "running")
+    #expect(daemonSection["clock_synchronised"] as? Bool == synchronised)
     let gpsd = try #require(status["gpsd"] as? [String: Any])
     #expect(gpsd["connected"] as? Bool == false)
     #expect(gpsd["device"] is NSNull)

@@ -199,7 +199,8 @@ struct PackagingSourceTests {
     let changelog = try String(
       contentsOf: TestPaths.repositoryRoot.appendingPathComponent("scripts/deb/changelog"), encoding: .utf8)
     let first = try #require(changelog.split(separator: "\n").first)
-    #expect(first == "dashpilot (\(DashPilotVersion.string)) bookworm; urgency=medium")
+    // The newest release the packages are built for (scripts/targets/targets.sh).
+    #expect(first == "dashpilot (\(DashPilotVersion.string)) trixie; urgency=medium")
     let daemon = try ProcessRunner.run(try DaemonBinaries.url("dashpilotd"), ["--version"])
     #expect(daemon.standardOutput == "dashpilotd \(DashPilotVersion.string)\n")
   }

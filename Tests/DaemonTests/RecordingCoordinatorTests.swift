@@ -37,8 +37,8 @@ struct RecordingCoordinatorTests {
       said == [
         .announce(
           EventReport(
-            .gpsdUnreachable(.init(refused)), "gpsd at localhost:2947 cannot be reached: \(refused); retrying",
-            priority: .warning))
+            .gpsdUnreachable(.init(refused)),
+            "cannot connect to gpsd at localhost:2947: Connection refused; retrying", priority: .warning))
       ])
     said = coordinator.reported(.disconnected(reason: refused), captured: nil, now: Self.reading(monotonic: 0))
     #expect(said == [])

@@ -17,6 +17,19 @@ struct StandardErrorLoggerTests {
         == "dashpilotd: notice: fixes started flowing from /dev/pts/3")
   }
 
+  @Test func aReasonTheMessageSaysAnywhereIsNotRepeated() {
+    let logger = StandardErrorLogger()
+    let reason = "gpsd closed the connection"
+    #expect(
+      logger.line(
+        .warning, "gpsd at localhost:2947 cannot be reached: \(reason); retrying", fields: LogFields(reason: reason))
+        == "dashpilotd: warning: gpsd at localhost:2947 cannot be reached: gpsd closed the connection; retrying")
+    // A one-word tag the message mentions is still a tag.
+    #expect(
+      logger.line(.info, "uplink: connected", fields: LogFields(reason: "uplink"))
+        == "dashpilotd: info: uplink: connected [reason=uplink]")
+  }
+
   @Test func fieldsTheMessageDoesNotEndWithAreWritten() {
     let logger = StandardErrorLogger()
     // A tag the message only mentions is still written.

@@ -1,3 +1,4 @@
+import ConfigurationFile
 import Daemon
 import Foundation
 import TestSupport

@@ -55,12 +55,13 @@ struct RealReceiverTests {
     var timed: [TimedGuidanceEvent] = []
     for fix in fixes { timed += engine.update(fix).map { TimedGuidanceEvent($0, at: fix.timestamp) } }
     let start = try #require(fixes.first?.timestamp)
-    // 80 m is within the 100 m join; every later fix is past 35 m, so the misses start with
-    // the second report of the first second and the duration gate binds 10 s later.
+    // 80 m is within the 100 m join; every later fix is past 35 m. The receiver reports each
+    // second three times and the engine judges a time once, so the misses start with the next
+    // second and the duration gate binds 10 s after that.
     #expect(timed.first?.event == .joined)
     #expect(timed.first?.timestamp == start)
     let departures = timed.filter { $0.event.name == "off_route" }
-    #expect(departures.map(\.timestamp) == [start.addingTimeInterval(10)])
+    #expect(departures.map(\.timestamp) == [start.addingTimeInterval(11)])
     #expect(!timed.contains { $0.event == .backOnRoute })
     #expect(engine.phase == .offRoute)
   }

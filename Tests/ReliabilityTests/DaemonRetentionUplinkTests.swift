@@ -28,10 +28,13 @@ struct DaemonRetentionUplinkTests {
       nmea: try DaemonSteadyDrive.write(fixes: 600, in: directory), secondsPerLine: 0.25)
     defer { receiver.stop() }
     try receiver.startGPSD()
+    // No free-space floor: this test is about age, and the default floor (10 % of the disk)
+    // would delete acknowledged shifts by space on a machine whose disk is nearly full.
     let daemon = try DaemonUnderTest(
       config: """
         [Store]
         KeepDays=30
+        FreeSpaceFloor=0
         [Uplink]
         Host=127.0.0.1
         Port=\(broker.port)

@@ -43,6 +43,7 @@ import Testing
       "valid-status": nil, "valid-status-crlf": nil, "valid-shift-start": nil, "valid-shift-end": nil,
       "valid-shifts-limit": nil, "valid-shift-show": nil, "valid-export": nil, "valid-import": nil,
       "valid-route-load": nil, "valid-route-clear": nil, "valid-navigate": nil, "valid-events": nil,
+      "valid-job-assign-all": nil, "valid-shift-resend": nil, "valid-fine-time": nil, "invalid-job-list": .badArguments,
       "invalid-garbage": .notJSON, "invalid-empty": .notJSON, "invalid-array": .badRequest,
       "invalid-no-version": .badRequest, "invalid-version-2": .unsupportedVersion,
       "invalid-version-string": .unsupportedVersion, "invalid-fraction-id": .badRequest,

@@ -94,9 +94,9 @@ import Testing
     do {
       let store = try SampleStore(path: database.path)
       try store.install(SchemaExtension(name: "uplink_outbox", migrations: [Outbox.schema.migrations[0]]))
-      let version1 = Outbox(encoder: UplinkEncoder(vehicleID: "van-7"), bound: 10)
       try store.transaction("queue") { (transaction) throws(StoreError) in
-        _ = try version1.enqueue(sampleBatches(count: 1, size: 1)[0], queuedAt: t0, in: transaction)
+        try enqueueAsAnOlderVersion(
+          sampleBatches(count: 1, size: 1)[0], vehicle: "van-7", queuedAt: t0, in: transaction)
       }
     }
     do {

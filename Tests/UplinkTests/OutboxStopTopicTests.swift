@@ -2,6 +2,7 @@ import ControlProtocol
 import DashPilotCore
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 @testable import Uplink
@@ -18,9 +19,8 @@ import Testing
       let older = try Database(path: database.path)
       try older.install(
         SchemaExtension(name: Outbox.schema.name, migrations: Array(Outbox.schema.migrations.prefix(3))))
-      let outbox = Outbox(encoder: UplinkEncoder(vehicleID: "van-7"), bound: 100)
       try older.transaction("queue as version 3") { (transaction) throws(StoreError) in
-        _ = try outbox.enqueue(batch, queuedAt: t0, in: transaction)
+        try enqueueAsAnOlderVersion(batch, vehicle: "van-7", queuedAt: t0, in: transaction)
       }
     }
     let outbox = try database.open(vehicle: "van-7")
@@ -35,5 +35,10 @@ import Testing
     let encoder = UplinkEncoder(vehicleID: "van-7")
     #expect(entries[0].payload == encoder.encode(batch, sequence: 1, queuedAt: t0))
     #expect(entries[1].payload == encoder.encode(message, sequence: 2, queuedAt: t0 + 421))
+    // What the older version queued counts for its shift when the broker takes it (version 5).
+    #expect(try outbox.remove(sequences: [1]) == 1)
+    #expect(
+      try DaemonDatabaseProbe.query(
+        database.path, "SELECT samples_acknowledged FROM uplink_shift_delivery WHERE shift_id = 42") == ["2"])
   }
 }

@@ -24,6 +24,26 @@ final class TestDatabase {
   deinit { try? FileManager.default.removeItem(at: directory) }
 }
 
+/// Queues `message` as the outbox's versions before 5 did (its columns then, no `counted`):
+/// what a file an older DashPilot wrote holds.
+func enqueueAsAnOlderVersion(
+  _ message: UplinkMessage, vehicle: String, queuedAt: Date, in transaction: StoreTransaction
+)
+  throws(StoreError)
+{
+  var sequence: Int64 = 0
+  try transaction.query(
+    "UPDATE uplink_outbox_sequence SET last_sequence = last_sequence + 1 WHERE singleton = 1 RETURNING last_sequence"
+  ) { row in sequence = row.int64(0) }
+  let payload = UplinkEncoder(vehicleID: vehicle).encode(message, sequence: sequence, queuedAt: queuedAt)
+  try transaction.query(
+    "INSERT INTO uplink_outbox (sequence, topic, shift_id, sample_count, queued_at, payload) VALUES (?, ?, ?, ?, ?, ?)",
+    [
+      .integer(sequence), .text(message.topic.rawValue), message.shiftID.map(SQLValue.integer) ?? .null,
+      .integer(Int64(message.sampleCount)), .real(queuedAt.timeIntervalSince1970), .blob(payload),
+    ])
+}
+
 /// Sample batches for tests: `count` batches of `size` positions, one second apart.
 func sampleBatches(count: Int, size: Int, shiftID: Int64 = 42) -> [UplinkMessage] {
   var builder = RouteBuilder(session: CaptureSessionID("cs-1"))

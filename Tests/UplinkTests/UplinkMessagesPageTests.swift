@@ -68,6 +68,8 @@ struct UplinkMessagesPageTests {
     #"{"v":1,"id":"office-job-12","cmd":"job.assign","args":{"id":"A-1","name":"Flowers, 14 High St","destination":{"lat":51.5109801,"lon":-0.12}}}"#,
     #"{"v":1,"id":"office-job-13","cmd":"job.cancel","args":{"id":"B-2"}}"#,
     #"{"v":1,"id":"office-job-14","cmd":"job.list"}"#,
+    #"{"v":1,"id":"office-day-15","cmd":"job.assign_all","args":{"jobs":[{"id":"A-1","name":"Flowers, 12 High St","destination":{"lat":51.5109801,"lon":-0.12},"radius_m":50,"window_start":"2023-11-14T22:00:00Z","window_end":"2023-11-14T23:00:00Z","note":"ring twice"},{"id":"C-3","name":"Parcel, 3 Low Rd","destination":{"lat":51.5141,"lon":-0.1195},"radius_m":40}]}}"#,
+    #"{"v":1,"id":"office-resend-21","cmd":"shift.resend","args":{"id":42,"since":"2023-11-14T22:00:00Z","until":"2023-11-14T22:30:00Z"}}"#,
   ]
 
   /// The payloads the page shows the box writing, built from the same inputs as its examples.
@@ -155,9 +157,27 @@ struct UplinkMessagesPageTests {
       .conflict,
       #"job A-1 was assigned before with other content ("Flowers, 12 High St", queued); a changed job needs a new id"#)
     payloads.append(text(CommandReply(id: "office-job-12", answer: .failure(conflict)).payload))
+    // The day's manifest: A-1 queued before as it is, C-3 new; and a list with two jobs the
+    // one parser refuses, answered as the intake answers it.
+    let day = JobsAssignedResult(
+      jobs: [.init(id: "A-1", changed: false, state: "queued"), .init(id: "C-3", changed: true, state: "queued")],
+      queueLength: 2)
+    payloads.append(text(CommandReply(id: "office-day-15", answer: .success(day)).payload))
+    var dayIntake = CommandIntake(allowed: UplinkConfiguration.defaultAllowedCommands)
+    let badDay =
+      #"{"v":1,"id":"office-day-16","cmd":"job.assign_all","args":{"jobs":[{"id":"A-1","name":"A","destination":{"lat":51.5,"lon":-0.12}},"#
+      + #"{"id":"D-4","name":"Tight","destination":{"lat":51.5,"lon":-0.12},"radius_m":5},{"id":"E-5","destination":{"lat":51.5,"lon":-0.12}}]}}"#
+    guard case .refuse(.text(let badID)?, let badError, nil) = dayIntake.judge(message(badDay), now: 0) else {
+      throw PageFailure("\(badDay) was not refused with a reply")
+    }
+    payloads.append(text(CommandReply(id: badID, answer: .failure(badError)).payload))
+    // A shift sent again: 1,800 samples in two messages, two stops, the shift message.
+    let resent = ShiftResendResult(
+      shift: 42, samples: 1_800, stops: 2, shiftMessage: true, messages: 5, firstSequence: 301, lastSequence: 305)
+    payloads.append(text(CommandReply(id: "office-resend-21", answer: .success(resent)).payload))
 
     // Replies: the navigate answered with its route, the expired shift end judged an hour
-    // after t0, the eleventh command in a second, and an id given as a number.
+    // after t0, the 201st command at once, and an id given as a number.
     let route = RouteResult(name: nil, mode: .driving, points: 6, lengthMetres: 950.3, source: "valhalla")
     payloads.append(text(CommandReply(id: "office-navigate-1", answer: .success(route)).payload))
     var intake = CommandIntake(allowed: UplinkConfiguration.defaultAllowedCommands)
@@ -169,9 +189,9 @@ struct UplinkMessagesPageTests {
       throw PageFailure("\(expiring) did not expire")
     }
     payloads.append(text(CommandReply(id: id, answer: .failure(error)).payload))
-    for _ in 0..<9 { _ = intake.judge(message(commands[3]), now: 0.5) }
-    guard case .refuse(.text(let busyID)?, let busy, _) = intake.judge(message(commands[3]), now: 0.5) else {
-      throw PageFailure("the eleventh command in a second was not refused")
+    for _ in 0..<199 { _ = intake.judge(message(commands[3]), now: 0) }
+    guard case .refuse(.text(let busyID)?, let busy, _) = intake.judge(message(commands[3]), now: 0) else {
+      throw PageFailure("the 201st command at once was not refused")
     }
     payloads.append(text(CommandReply(id: busyID, answer: .failure(busy)).payload))
     // The inline routes' answers, as the daemon gives them (InlineRouteCommandTests sends
@@ -192,7 +212,7 @@ struct UplinkMessagesPageTests {
   func writtenPayloadsAreThePagesExamples() throws {
     let shown = try Self.examples().filter { !Self.isCommand($0) }
     let written = try Self.written()
-    #expect(written.count == 21)
+    #expect(written.count == 24)
     for payload in written where !shown.contains(payload) { Issue.record("not on the page: \(payload)") }
     for line in shown where !written.contains(line) { Issue.record("on the page, not written: \(line)") }
   }

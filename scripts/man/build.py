@@ -4,6 +4,7 @@
     scripts/man/build.py [OUTPUT_DIR]
 
   dashpilotd.8, dashpilotctl.1   the templates with @VERSION@ and @DATE@ filled in;
+  dashpilot-officed.8            the same, with @KEYS@ written from config/officed.conf;
   dashpilot.conf.5               the same, with @KEYS@ written from config/dashpilot.conf,
                                  the documented configuration that is installed as
                                  /etc/dashpilot/dashpilot.conf: one subsection per
@@ -106,10 +107,12 @@ def main():
     output = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, ".build/man")
     os.makedirs(output, exist_ok=True)
     values = {"@VERSION@": version(), "@DATE@": date()}
-    for name in ("dashpilotd.8", "dashpilotctl.1", "dashpilot.conf.5"):
+    # Each page with @KEYS@ documents the keys of its own configuration file.
+    configs = {"dashpilot.conf.5": "config/dashpilot.conf", "dashpilot-officed.8": "config/officed.conf"}
+    for name in ("dashpilotd.8", "dashpilotctl.1", "dashpilot.conf.5", "dashpilot-officed.8"):
         text = open(os.path.join(REPO, "docs/man", name + ".in")).read()
         if "@KEYS@" in text:
-            text = text.replace("@KEYS@", keys_section(os.path.join(REPO, "config/dashpilot.conf")))
+            text = text.replace("@KEYS@", keys_section(os.path.join(REPO, configs[name])))
         for placeholder, value in values.items():
             text = text.replace(placeholder, value)
         leftover = re.search(r"@[A-Z]+@", text)

@@ -1,13 +1,18 @@
-# Shared by the system tests (run.sh, package.sh); sourced, not run. A cached Debian 12
-# root per package list, a throwaway overlay of it per run, a booted systemd in it under
-# systemd-nspawn, and the checks: `check NAME COMMAND...` counts and prints ok / not ok.
+# Shared by the system tests (run.sh, package.sh); sourced, not run. A cached Debian root
+# per suite, architecture and package list, a throwaway overlay of it per run, a booted
+# systemd in it under systemd-nspawn, and the checks: `check NAME COMMAND...` counts and
+# prints ok / not ok.
 #
+#   suite, root_arch             set before sourcing: the Debian suite (default bookworm)
+#                                and architecture (default this machine's; arm64 roots are
+#                                made and booted through qemu-user, scripts/targets/emulation.sh)
 #   DASHPILOT_SYSTEMTEST_CACHE   where the roots are cached (default /var/cache/dashpilot-systemtest)
 #   DASHPILOT_DEBIAN_MIRROR      the Debian mirror (default http://deb.debian.org/debian)
 
 started_ns=$(date +%s%N)
 cache=${DASHPILOT_SYSTEMTEST_CACHE:-/var/cache/dashpilot-systemtest}
-suite=bookworm
+suite=${suite:-bookworm}
+root_arch=${root_arch:-$(dpkg --print-architecture)}
 mirror=${DASHPILOT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 test_name=${test_name:-system-test}
 
@@ -18,13 +23,18 @@ die() { log "FATAL: $*"; exit 1; }
 # cached_root PACKAGES: sets base to a debootstrapped root with PACKAGES (made once).
 cached_root() {
   local packages=$1 key
-  key=$(printf '%s %s' "$suite" "$packages" | sha256sum | cut -c1-16)
+  # (The key of a root of this machine's architecture is what it was before roots had one.)
+  if [ "$root_arch" = "$(dpkg --print-architecture)" ]; then
+    key=$(printf '%s %s' "$suite" "$packages" | sha256sum | cut -c1-16)
+  else
+    key=$(printf '%s %s %s' "$suite" "$root_arch" "$packages" | sha256sum | cut -c1-16)
+  fi
   base=$cache/root-$key
   if [ ! -x "$base/lib/systemd/systemd" ]; then
-    log "debootstrapping $suite ($packages) into $base (once; cached afterwards)"
+    log "debootstrapping $suite $root_arch ($packages) into $base (once; cached afterwards)"
     mkdir -p "$cache"
     rm -rf "$base.partial"
-    debootstrap --variant=minbase --include="$packages" "$suite" "$base.partial" "$mirror" \
+    debootstrap --arch="$root_arch" --variant=minbase --include="$packages" "$suite" "$base.partial" "$mirror" \
       >"$cache/debootstrap-$key.log" 2>&1 || die "debootstrap failed; see $cache/debootstrap-$key.log"
     rm -f "$base.partial/etc/machine-id"
     mv "$base.partial" "$base"

@@ -47,7 +47,10 @@ public enum TrackImport {
 
   /// Judges `points` in time order (a file's order is not trusted) with `configuration`.
   public static func judge(_ points: [Point], configuration: RouteSampleFilterConfiguration) -> Outcome {
-    var filter = RouteSampleFilter(configuration: configuration)
+    // A track file's speeds are its logger's own, course or none.
+    var own = configuration
+    own.courseLessSpeedsAreComputed = false
+    var filter = RouteSampleFilter(configuration: own)
     var statistics = CaptureStatistics()
     var samples: [RouteSample] = []
     let ordered = points.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }

@@ -25,10 +25,14 @@ final class ReplayDatabase {
     var template =
       Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast())
       + Array("dashpilot-replay-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
+    // mkdtemp fills in the template where it lies: the name is read from the array itself,
+    // after the buffer lent to the call is given back (the pointer it returns is that
+    // buffer's, valid only during the call).
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
+    guard made else {
       throw Failure(description: "cannot make a temporary directory under \(base): \(String(cString: strerror(errno)))")
     }
-    directory = String(cString: made)
+    directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     do {
       store = try SampleStore(path: directory + "/replay.sqlite", durability: .disposable)
     } catch {

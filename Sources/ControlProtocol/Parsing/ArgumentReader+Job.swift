@@ -1,7 +1,7 @@
 import DashPilotCore
 import FoundationEssentials
 
-// `job.assign` and `job.cancel`: a job read whole, each mistake named.
+// `job.assign`, `job.assign_all` and `job.cancel`: a job read whole, each mistake named.
 extension ArgumentReader {
   /// `job.assign`'s job: `id`, `name` and `destination` required; `radius_m`, a window
   /// (`window_start` and `window_end`, both or neither) and `note` optional.
@@ -36,6 +36,35 @@ extension ArgumentReader {
     return DeliveryJob(
       id: id, name: name, destination: GeoCoordinate(latitude: target.lat, longitude: target.lon), radius: radius,
       window: window, note: try optionalString("note"))
+  }
+
+  /// `job.assign_all`'s list: `jobs`, up to `JobQueue.bound` objects, each read as
+  /// `job.assign`'s arguments are; every job that cannot be read is named, and none is taken.
+  mutating func jobList() throws(ArgumentFailure) -> JobAssignAllArguments {
+    let more = try optionalBool("more") ?? false
+    let values = try array("jobs")
+    guard !values.isEmpty || more else { throw ArgumentFailure(message: "\"jobs\" holds no job") }
+    guard values.count <= JobQueue.bound else {
+      throw ArgumentFailure(
+        message: "\"jobs\" holds \(values.count) jobs; a list is at most \(JobQueue.bound), the queue's bound")
+    }
+    var jobs: [DeliveryJob] = []
+    var problems: [String] = []
+    for (index, value) in values.enumerated() {
+      guard case .object(let members) = value else {
+        problems.append("\(JobArguments.label(index, id: nil)): must be a job {\"id\":…,\"name\":…,\"destination\":…}")
+        continue
+      }
+      switch JobArguments.job(from: members) {
+      case .success(let job): jobs.append(job)
+      case .failure(let problem):
+        problems.append("\(JobArguments.label(index, id: members["id"]?.stringValue)): \(problem.message)")
+      }
+    }
+    guard problems.isEmpty else {
+      throw ArgumentFailure(message: JobArguments.refusal(problems, of: values.count))
+    }
+    return JobAssignAllArguments(jobs: jobs, more: more)
   }
 
   mutating func jobID() throws(ArgumentFailure) -> String {

@@ -33,6 +33,7 @@ struct ArgumentReader {
     case .jobList: return .jobList
     case .jobCancel: return .jobCancel(id: try jobID())
     case .jobAssign: return .jobAssign(try job())
+    case .jobAssignAll: return .jobAssignAll(try jobList())
     case .shifts:
       let limit = try optionalInteger("limit", range: 1...Int64(ShiftsArguments.maximumLimit))
       let before = try optionalInteger("before", range: 1...Int64.max)
@@ -68,6 +69,14 @@ struct ArgumentReader {
       return .placesLoad(PlacesLoadArguments(text: text))
     case .shiftShow:
       return .shiftShow(id: try requiredInteger("id", range: 1...Int64.max))
+    case .shiftResend:
+      let id = try requiredInteger("id", range: 1...Int64.max)
+      let since = try optionalTime("since")
+      let until = try optionalTime("until")
+      if let since, let until, until < since {
+        throw ArgumentFailure(message: "\"until\" must not come before \"since\"")
+      }
+      return .shiftResend(ShiftResendArguments(id: id, since: since, until: until))
     case .export:
       return .export(id: try requiredInteger("id", range: 1...Int64.max))
     case .report:
@@ -153,13 +162,21 @@ struct ArgumentReader {
   /// fraction).
   mutating func optionalTime(_ key: String) throws(ArgumentFailure) -> Date? {
     guard let text = try optionalString(key) else { return nil }
-    guard let time = UTCTimestamp.parse(text) else {
+    guard let time = Self.wireTime(text) else {
       throw ArgumentFailure(message: "\"\(key)\" must be a UTC time such as 2026-11-01T00:00:00Z")
     }
     return time
   }
 
-  private mutating func optionalBool(_ key: String) throws(ArgumentFailure) -> Bool? {
+  /// A UTC time as the wire carries it: to the millisecond, as `UTCTimestamp` writes it, so
+  /// a request read and written again is the same request (a finer fraction is rounded; a
+  /// year it cannot write is no time).
+  static func wireTime(_ text: String) -> Date? {
+    guard let time = UTCTimestamp.parse(text), let written = UTCTimestamp.string(time) else { return nil }
+    return UTCTimestamp.parse(written)
+  }
+
+  mutating func optionalBool(_ key: String) throws(ArgumentFailure) -> Bool? {
     guard let value = take(key) else { return nil }
     guard case .bool(let flag) = value else { throw ArgumentFailure(message: "\"\(key)\" must be true or false") }
     return flag
@@ -173,7 +190,7 @@ struct ArgumentReader {
     return mode
   }
 
-  private mutating func array(_ key: String) throws(ArgumentFailure) -> [JSONValue] {
+  mutating func array(_ key: String) throws(ArgumentFailure) -> [JSONValue] {
     guard let value = take(key) else { throw ArgumentFailure(message: "needs an array \"\(key)\"") }
     guard let elements = value.arrayValue else { throw ArgumentFailure(message: "\"\(key)\" must be an array") }
     guard elements.count <= Self.maximumPointsPerPart else {

@@ -78,7 +78,7 @@ public enum RequestParser {
     }
     var expiresAt: Date?
     if let value = members["expires_at"], value != .null {
-      guard let text = value.stringValue, let date = UTCTimestamp.parse(text) else {
+      guard let text = value.stringValue, let date = ArgumentReader.wireTime(text) else {
         return .failure(
           RequestParseError(
             id: id, .badRequest,

@@ -9,6 +9,10 @@ extension ControlCommand {
     case .status, .shiftStart, .shiftEnd, .routeClear, .events, .jobList: return [:]
     case .jobCancel(let id): return ["id": .string(id)]
     case .jobAssign(let job): return JobArguments.members(of: job)
+    case .jobAssignAll(let list):
+      var members: [String: JSONValue] = ["jobs": .array(list.jobs.map { .object(JobArguments.members(of: $0)) })]
+      if list.more { members["more"] = .bool(true) }
+      return members
     case .shifts(let page):
       var members: [String: JSONValue] = ["limit": .number(Double(page.limit))]
       if let before = page.before { members["before"] = .number(Double(before)) }
@@ -16,6 +20,11 @@ extension ControlCommand {
       if let text = page.until.flatMap(UTCTimestamp.string) { members["until"] = .string(text) }
       return members
     case .shiftShow(let id), .export(let id): return ["id": .number(Double(id))]
+    case .shiftResend(let arguments):
+      var members: [String: JSONValue] = ["id": .number(Double(arguments.id))]
+      if let text = arguments.since.flatMap(UTCTimestamp.string) { members["since"] = .string(text) }
+      if let text = arguments.until.flatMap(UTCTimestamp.string) { members["until"] = .string(text) }
+      return members
     case .backup(let arguments): return arguments.path.map { ["path": .string($0)] } ?? [:]
     case .placesLoad(let arguments): return ["geojson": .string(arguments.text)]
     case .import(let arguments):

@@ -14,6 +14,8 @@ public enum ControlCommand: Sendable, Hashable {
   case shiftEnd
   case shifts(ShiftsArguments)
   case shiftShow(id: Int64)
+  /// A shift's samples, stops and shift message queued again for the fleet, as new messages.
+  case shiftResend(ShiftResendArguments)
   case export(id: Int64)
   /// A shift's report: its stretches simplified for drawing, its gaps with their causes
   /// and, given a route, the moments guidance confirms the car left it.
@@ -29,6 +31,8 @@ public enum ControlCommand: Sendable, Hashable {
   case placesLoad(PlacesLoadArguments)
   /// A job for the car: queued after those it has, once per id.
   case jobAssign(DeliveryJob)
+  /// A list of jobs (a day's), queued in its order, all or none.
+  case jobAssignAll(JobAssignAllArguments)
   /// Takes a job off the queue.
   case jobCancel(id: String)
   /// The queue, and the jobs done in this shift (or the last).
@@ -42,6 +46,7 @@ public enum ControlCommand: Sendable, Hashable {
     case shiftEnd = "shift.end"
     case shifts
     case shiftShow = "shift.show"
+    case shiftResend = "shift.resend"
     case export
     case report
     case `import`
@@ -52,6 +57,7 @@ public enum ControlCommand: Sendable, Hashable {
     case backup
     case placesLoad = "places.load"
     case jobAssign = "job.assign"
+    case jobAssignAll = "job.assign_all"
     case jobCancel = "job.cancel"
     case jobList = "job.list"
 
@@ -60,9 +66,10 @@ public enum ControlCommand: Sendable, Hashable {
     /// can open the socket may read.
     public var changesState: Bool {
       switch self {
-      // A backup writes a file as the daemon's user: only for those who may change state.
+      // A backup writes a file as the daemon's user, a resend grows the outbox: only for
+      // those who may change state.
       case .shiftStart, .shiftEnd, .import, .routeLoad, .routeClear, .navigate, .backup, .placesLoad, .jobAssign,
-        .jobCancel:
+        .jobAssignAll, .jobCancel, .shiftResend:
         true
       case .status, .shifts, .shiftShow, .export, .report, .events, .jobList: false
       }
@@ -76,6 +83,7 @@ public enum ControlCommand: Sendable, Hashable {
     case .shiftEnd: .shiftEnd
     case .shifts: .shifts
     case .shiftShow: .shiftShow
+    case .shiftResend: .shiftResend
     case .export: .export
     case .report: .report
     case .import: .import
@@ -86,6 +94,7 @@ public enum ControlCommand: Sendable, Hashable {
     case .backup: .backup
     case .placesLoad: .placesLoad
     case .jobAssign: .jobAssign
+    case .jobAssignAll: .jobAssignAll
     case .jobCancel: .jobCancel
     case .jobList: .jobList
     }

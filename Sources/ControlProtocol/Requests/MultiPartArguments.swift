@@ -14,6 +14,13 @@ public protocol MultiPartArguments: Sendable {
   func mismatch(with part: Self) -> String?
   /// The request these arguments make.
   var command: ControlCommand { get }
+  /// The most elements the assembled whole may hold, when it is fewer than the server's
+  /// limit for points (a job list: the queue's bound).
+  static var maximumElements: Int? { get }
+}
+
+extension MultiPartArguments {
+  public static var maximumElements: Int? { nil }
 }
 
 extension MultiPartArguments {

@@ -1,4 +1,5 @@
 import Capture
+import ConfigurationFile
 import FoundationEssentials
 import PlatformSupport
 

@@ -24,10 +24,12 @@ final class ClientConnection {
   var closeWhenFlushed = false
   var peerClosedInput = false
   var isOpen = true
-  /// Multi-part `import`, `route load` and `report` being assembled on this connection.
+  /// Multi-part `import`, `route load`, `report` and `job.assign_all` being assembled on
+  /// this connection.
   var pendingImport: ImportArguments?
   var pendingRoute: RouteLoadArguments?
   var pendingReport: ReportArguments?
+  var pendingJobs: JobAssignAllArguments?
   /// Cached answer of the access policy.
   var mayChangeState: Bool?
 

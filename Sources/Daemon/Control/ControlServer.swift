@@ -189,13 +189,14 @@ public final class ControlServer {
     return allowed
   }
 
-  /// Collects the parts of a multi-part import, route load or report; returns the request to
+  /// Collects the parts of a multi-part import, route load, report or job list; returns the request to
   /// route once the last part has arrived, nil after acknowledging an earlier part.
   private func assemble(_ request: ControlRequest, on connection: ClientConnection) -> ControlRequest? {
     switch request.command {
     case .import(let part): assemble(part, of: request, into: \.pendingImport, on: connection)
     case .routeLoad(let part): assemble(part, of: request, into: \.pendingRoute, on: connection)
     case .report(let part): assemble(part, of: request, into: \.pendingReport, on: connection)
+    case .jobAssignAll(let part): assemble(part, of: request, into: \.pendingJobs, on: connection)
     default: request
     }
   }
@@ -215,9 +216,8 @@ public final class ControlServer {
     let sofar = connection[keyPath: pending]
     if let sofar, let mismatch = sofar.mismatch(with: part) { return refuse(mismatch) }
     let whole = sofar?.appending(part) ?? part
-    guard whole.elements.count <= limits.maximumAssembledPoints else {
-      return refuse("more than \(limits.maximumAssembledPoints) \(Arguments.elementsName)")
-    }
+    let limit = min(limits.maximumAssembledPoints, Arguments.maximumElements ?? .max)
+    guard whole.elements.count <= limit else { return refuse("more than \(limit) \(Arguments.elementsName)") }
     guard !whole.more else {
       connection[keyPath: pending] = whole
       send(

@@ -31,17 +31,19 @@ public struct StandardErrorLogger: Logger {
   }
 
   /// The line for a message, without its newline. A field is written once: a reason or
-  /// another text field that the message already ends with (an event's message closes with
-  /// its reason: "capture session … started for shift 3: fixes started flowing from
-  /// /dev/pts/3") is left out, where the journal keeps it as a field to search by; a tag
-  /// such as `reason=configuration` is written, and the session and the shift always are,
-  /// for grep.
+  /// another text field that the message already says (an event's message carries its
+  /// reason: "capture session … started for shift 3: fixes started flowing from
+  /// /dev/pts/3", "cannot connect to gpsd at …: Connection refused; retrying") is left out,
+  /// where the journal keeps it as a field to search by; a one-word tag such as
+  /// `reason=configuration` is written unless the message ends with it, and the session and
+  /// the shift always are, for grep.
   public func line(_ priority: LogPriority, _ message: String, fields: LogFields) -> String {
     var line = "\(identifier): \(priority.label): \(message)"
     let pairs = fields.journalFields.compactMap { name, value -> String? in
       let key = (name.hasPrefix("DASHPILOT_") ? String(name.dropFirst("DASHPILOT_".count)) : name).lowercased()
       let identifies = key == "session" || key == "shift"
-      return identifies || value.isEmpty || !message.hasSuffix(value) ? "\(key)=\(value)" : nil
+      let said = message.hasSuffix(value) || (value.contains(" ") && message.contains(value))
+      return identifies || value.isEmpty || !said ? "\(key)=\(value)" : nil
     }
     if !pairs.isEmpty { line += " [\(pairs.joined(separator: " "))]" }
     return line

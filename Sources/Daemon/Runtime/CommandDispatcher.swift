@@ -28,6 +28,12 @@ final class CommandDispatcher {
     self.handlers = handlers
   }
 
+  /// Why a command has no component, for those that come with a part of the daemon a
+  /// configuration leaves out.
+  static let missingComponent: [ControlCommand.Kind: String] = [
+    .shiftResend: "the fleet uplink is off (dashpilot.conf has no [Uplink] section)"
+  ]
+
   func dispatch(_ request: ControlRequest, _ responder: Responder) {
     if isStopping {
       responder.fail(.shuttingDown, "the daemon is stopping")
@@ -50,9 +56,9 @@ final class CommandDispatcher {
       responder.follow(Acknowledgement(message: "following events: one JSON line each"))
     default:
       guard let component = handlers[request.command.kind] else {
-        responder.fail(
-          .unavailable,
-          "\(request.command.name) is not available: this build of dashpilotd has no component that answers it")
+        let why =
+          Self.missingComponent[request.command.kind] ?? "this build of dashpilotd has no component that answers it"
+        responder.fail(.unavailable, "\(request.command.name) is not available: \(why)")
         return
       }
       component.handle(request, responder: responder)

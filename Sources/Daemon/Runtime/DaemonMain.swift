@@ -1,3 +1,4 @@
+import ConfigurationFile
 import DashPilotCore
 import FoundationEssentials
 import PlatformSupport

@@ -19,6 +19,7 @@ final class DaemonRuntime {
   private var server: ControlServer?
   private var lastWatchdog = -Double.infinity
   private var watchdogWithheldBy: String?
+  private var clockWatch = ClockSynchronisationWatch()
   private var logger: any Logger { context.logger }
 
   init(context: DaemonContext, loop: EventLoop, components: [any DaemonComponent], signals: SignalPipe) throws {
@@ -62,7 +63,9 @@ final class DaemonRuntime {
     let wired = components.isEmpty ? "no components plugged in" : components.map(\.name).joined(separator: ", ")
     logger.notice("ready: answering on \(listener.path) (\(wired))")
     context.notifier.ready(status: "Answering on \(listener.path)")
-    feedWatchdogIfHealthy(now: context.clock.now())
+    let now = context.clock.now()
+    watchClock(now)
+    feedWatchdogIfHealthy(now: now)
     loop.run()
   }
 
@@ -75,7 +78,8 @@ final class DaemonRuntime {
         version: DashPilotVersion.string, pid: getpid(), startedAt: startedAt.wall,
         uptimeSeconds: ((context.clock.now().monotonic - startedAt.monotonic) * 10).rounded() / 10,
         socket: configuration.socketPath, config: context.configurationFile,
-        state: dispatcher.isStopping ? "stopping" : "running", units: configuration.units.rawValue),
+        state: dispatcher.isStopping ? "stopping" : "running", units: configuration.units.rawValue,
+        clockSynchronised: clockWatch.synchronised),
       gpsd: GPSDSection(address: configuration.gpsd.description),
       capture: CaptureSection(),
       shift: nil,
@@ -89,8 +93,16 @@ final class DaemonRuntime {
 
   private func tick() {
     let now = context.clock.tick()
+    watchClock(now)
     for component in components { component.tick(now: now) }
     feedWatchdogIfHealthy(now: now)
+  }
+
+  /// The journal hears when the wall clock is not, or stops or starts being, synchronised.
+  private func watchClock(_ now: ClockReading) {
+    guard let change = clockWatch.observe(synchronised: now.isWallClockSynchronised) else { return }
+    let sentence = ClockSynchronisationWatch.sentence(change, dateByArrival: context.configuration.filter.dateByArrival)
+    if change == .gained { logger.notice(sentence) } else { logger.warning(sentence) }
   }
 
   /// WATCHDOG=1 means the loop turned and every component made progress; it is withheld

@@ -2,6 +2,7 @@ import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
 import PlatformSupport
+import ReportBuilding
 import ShiftReport
 
 #if canImport(Glibc)

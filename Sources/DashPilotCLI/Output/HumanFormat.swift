@@ -1,6 +1,8 @@
 import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
+import ReportBuilding
+import ShiftReport
 
 #if canImport(Glibc)
   import Glibc
@@ -16,14 +18,7 @@ enum HumanFormat {
     return format(date, format(date, "%Y") == format(now, "%Y") ? "%a %d %b %H:%M" : "%a %d %b %Y %H:%M")
   }
 
-  static func format(_ date: Date, _ pattern: String) -> String {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    var buffer = [CChar](repeating: 0, count: 64)
-    let count = strftime(&buffer, buffer.count, pattern, &parts)
-    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
+  static func format(_ date: Date, _ pattern: String) -> String { ReaderClock.format(date, pattern) }
 
   /// "2h 03m", "4m 12s", "9s".
   static func duration(_ seconds: Double) -> String {

@@ -1,6 +1,8 @@
 import ControlProtocol
 import DashPilotCore
 import FoundationEssentials
+import ReportBuilding
+import ShiftReport
 
 /// A shift in the seed's words. The summary line already carries "· partial route";
 /// colour only repeats it, never replaces it.
@@ -43,19 +45,13 @@ struct ShiftRenderer {
   }
 
   /// "gap 14:02–14:09 (7 min): receiver /dev/ttyACM0 removed", in the reader's clock.
-  static func gapLine(_ gap: WireGap) -> String {
-    let clock = gapClock(gap)
-    return CaptureGapWording.line(from: clock.from, to: clock.to, seconds: gap.seconds, cause: gap.cause)
-  }
+  static func gapLine(_ gap: WireGap) -> String { ShiftLines.gap(gap) }
 
   /// A gap's two times as the reader's clock shows them: the end with its day when it
   /// falls on another day than the start.
   static func gapClock(_ gap: WireGap) -> (from: String, to: String) { clock(gap.from, gap.to) }
 
-  static func clock(_ from: Date, _ to: Date) -> (from: String, to: String) {
-    let sameDay = HumanFormat.format(from, "%Y-%m-%d") == HumanFormat.format(to, "%Y-%m-%d")
-    return (HumanFormat.format(from, "%H:%M"), HumanFormat.format(to, sameDay ? "%H:%M" : "%a %d %b %H:%M"))
-  }
+  static func clock(_ from: Date, _ to: Date) -> (from: String, to: String) { ReaderClock.span(from, to) }
 
   /// The stops and the day's time beneath a shift's gaps: "1 stop of 2 min or more", each
   /// stop ("stop 1 10:10–10:17 (7 min) at Depot · still stopped when the shift ended", in the

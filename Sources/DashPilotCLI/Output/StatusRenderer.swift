@@ -15,6 +15,11 @@ struct StatusRenderer {
     lines.append(
       label("dashpilotd")
         + "\(daemon.version) · \(daemon.state) · up \(HumanFormat.duration(daemon.uptimeSeconds)) (pid \(daemon.pid))")
+    if daemon.clockSynchronised == false {
+      lines.append(
+        label("clock") + console.styled("not synchronised", .yellow)
+          + " (the kernel says so): shift times, and fixes that come without a date, read a clock that may be wrong")
+    }
     lines.append(label("gpsd") + gpsdLine(status.gpsd))
     lines.append(label("capture") + captureLine(status.capture))
     if let rejected = status.capture.rejected, !rejected.isEmpty {

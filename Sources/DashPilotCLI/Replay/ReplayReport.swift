@@ -43,21 +43,22 @@ public struct ReplayReport: Sendable {
       "\(JSONText.string($0.rawValue)):\(statistics.rejected[$0] ?? 0)"
     }.joined(separator: ",")
     let quality = quality
-    return "{"
-      + "\"input\":{\"lines\":\(result.lines),\"skipped\":\(result.skippedLines)},"
-      + "\"capture_sessions\":\(result.captureSessions),"
-      + "\"samples\":{\"received\":\(statistics.received),\"accepted\":\(statistics.accepted),"
-      + "\"held\":\(statistics.held),\"accuracy_assumed\":\(statistics.accuracyAssumed),"
-      + "\"dated_by_arrival\":\(statistics.datedByArrival),\"undated\":\(statistics.undated),"
-      + "\"rejected\":{\(rejected)},\"save_failures\":\(statistics.saveFailures),"
-      + "\"withheld_private\":\(statistics.withheldInPrivatePlace)},"
-      + "\"distance\":\(ControlCoding.text(WireDistance(distance, unit: unit))),"
-      + "\"summary\":\(JSONText.string(quality.summary)),"
-      + "\"spoken\":\(JSONText.string(quality.spoken))"
-      + (result.guidance.map { ",\"guidance\":" + Self.json(of: $0) } ?? "")
-      + (result.shifts.map { ",\"shifts\":[" + $0.map(json(of:)).joined(separator: ",") + "]" } ?? "")
-      + (stops.map { "," + $0.json } ?? "")
-      + "}"
+    // Appended in parts: one expression of all of them is more than Swift 6.0 (Debian 13's
+    // compiler) type-checks in its time limit.
+    var text = "{\"input\":{\"lines\":\(result.lines),\"skipped\":\(result.skippedLines)},"
+    text += "\"capture_sessions\":\(result.captureSessions),"
+    text += "\"samples\":{\"received\":\(statistics.received),\"accepted\":\(statistics.accepted),"
+    text += "\"held\":\(statistics.held),\"accuracy_assumed\":\(statistics.accuracyAssumed),"
+    text += "\"dated_by_arrival\":\(statistics.datedByArrival),\"undated\":\(statistics.undated),"
+    text += "\"rejected\":{\(rejected)},\"save_failures\":\(statistics.saveFailures),"
+    text += "\"withheld_private\":\(statistics.withheldInPrivatePlace)},"
+    text += "\"distance\":\(ControlCoding.text(WireDistance(distance, unit: unit))),"
+    text += "\"summary\":\(JSONText.string(quality.summary)),"
+    text += "\"spoken\":\(JSONText.string(quality.spoken))"
+    if let guidance = result.guidance { text += ",\"guidance\":" + Self.json(of: guidance) }
+    if let shifts = result.shifts { text += ",\"shifts\":[" + shifts.map(json(of:)).joined(separator: ",") + "]" }
+    if let stops { text += "," + stops.json }
+    return text + "}"
   }
 
   func json(of shift: ReplayShift) -> String {

@@ -87,9 +87,12 @@ struct MotionEvidence: Sendable, Hashable {
     if !movesOff || !run.moveOff(at: candidate, within: wander) {
       run.add(candidate, tolerance: configuration.agreementTolerance, noise: configuration.stationarySpeed)
     }
-    guard let before = lastSeen.speed.map({ $0 < noise ? 0 : $0 }),
-      let after = candidate.speed.map({ $0 < noise ? 0 : $0 })
-    else {
+    // A fix without a speed of the receiver's own takes its neighbour's for the step.
+    let own = (
+      before: Self.receiverSpeed(lastSeen, configuration: configuration),
+      after: Self.receiverSpeed(candidate, configuration: configuration)
+    )
+    guard let before = own.before ?? own.after, let after = own.after ?? own.before else {
       speedIntegral = nil
       velocityIntegral = nil
       return
@@ -97,13 +100,32 @@ struct MotionEvidence: Sendable, Hashable {
     let carried = interval * (before + after) / 2
     speedIntegral = speedIntegral.map { $0 + carried }
 
-    guard let integral = velocityIntegral, let a = Self.velocity(before, lastSeen.course),
-      let b = Self.velocity(after, candidate.course)
+    let courses = (
+      before: own.before == nil ? candidate.course : lastSeen.course,
+      after: own.after == nil ? lastSeen.course : candidate.course
+    )
+    guard let integral = velocityIntegral, let a = Self.velocity(before, courses.before),
+      let b = Self.velocity(after, courses.after)
     else {
       velocityIntegral = nil
       return
     }
     velocityIntegral = FlatPoint(x: integral.x + interval * (a.x + b.x) / 2, y: integral.y + interval * (a.y + b.y) / 2)
+  }
+
+  /// The receiver's own speed of `sample`, nil when it has none: a speed under the
+  /// standing noise is a standing receiver's (zero), and a faster one counts only with its
+  /// course. Where the receiver sent no speed (an RMC with empty speed and course fields, a
+  /// GGA), gpsd fills in one it computed from the last two positions and reports it with no
+  /// course: that is the positions' noise (2-7 m/s for a walker whose fixes scatter 3-5 m),
+  /// and, taken for the receiver's, it carried every zigzag of a noisy walk (3,156 m recorded
+  /// of 1,196 m walked with 5 m of noise: Fixtures/truth/town-walk-5m-1.0ms-no-speeds).
+  /// A source whose speeds are all its receiver's (a logger's GPX: speeds, no courses) says
+  /// so with `courseLessSpeedsAreComputed`.
+  static func receiverSpeed(_ sample: RouteSample, configuration: RouteSampleFilterConfiguration) -> Double? {
+    guard let speed = sample.speed else { return nil }
+    if speed < configuration.standingSpeedNoise { return 0 }
+    return sample.course == nil && configuration.courseLessSpeedsAreComputed ? nil : speed
   }
 
   /// Whether `candidate` is where the receiver's speeds and courses since the reference

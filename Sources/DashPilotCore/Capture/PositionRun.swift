@@ -13,6 +13,8 @@ struct PositionRun: Sendable, Hashable {
   /// When the first fix after the reference came: the run's agreement is timed from it, so
   /// a silence before it (a tunnel) is not agreement.
   private var firstTime: Date?
+  /// Where the run began and where it is, metres east and north of the reference.
+  private var start = FlatPoint(x: 0, y: 0)
   private var last = FlatPoint(x: 0, y: 0)
   private var lastTime = Date.distantPast
   /// The velocity of the last step, metres a second east and north.
@@ -20,6 +22,10 @@ struct PositionRun: Sendable, Hashable {
   /// Steps that agreed, and whether every step so far did.
   private(set) var steps = 0
   private(set) var agrees = false
+  /// The courses the run's fixes reported, as unit vectors east and north, and the fastest
+  /// speed they reported.
+  private var courses: [FlatPoint] = []
+  private var peakSpeed = 0.0
 
   /// Starts a run at `sample`, the new reference (or none).
   mutating func reset(at sample: RouteSample?) {
@@ -44,7 +50,10 @@ struct PositionRun: Sendable, Hashable {
     guard let frame else { return false }
     let point = frame.project(moving.coordinate)
     guard Self.length(point) <= wander else { return false }
+    start = point
     last = point
+    courses = []
+    peakSpeed = 0
     lastTime = moving.timestamp
     velocity = nil
     firstTime = moving.timestamp
@@ -79,6 +88,11 @@ struct PositionRun: Sendable, Hashable {
       }
     }
     velocity = step
+    peakSpeed = max(peakSpeed, sample.speed ?? 0)
+    if let course = sample.course {
+      let radians = course * .pi / 180
+      courses.append(FlatPoint(x: Trigonometry.sin(radians), y: Trigonometry.cos(radians)))
+    }
     if firstTime == nil { firstTime = sample.timestamp }
     steps += 1
     last = point
@@ -88,11 +102,36 @@ struct PositionRun: Sendable, Hashable {
   private static func length(_ v: FlatPoint) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }
 
   /// Whether the run is sustained agreement that the latest fix, `displacement` metres from
-  /// the reference, moved there: enough agreeing steps over enough time, and a displacement
-  /// beyond what the fixes' `error` could put there.
+  /// the reference, moved there: enough agreeing steps over enough time, a displacement
+  /// beyond what the fixes' `error` could put there, and the receiver's own courses
+  /// pointing the way the run went (`coursesAgree`).
   func isSustained(displacement: Double, error: Double, configuration: RouteSampleFilterConfiguration) -> Bool {
     agrees && steps >= configuration.agreementFixes
       && lastTime.timeIntervalSince(firstTime ?? lastTime) >= configuration.agreementSeconds
       && displacement >= configuration.stationaryErrorFraction * error
+      && coursesAgree(configuration: configuration)
+  }
+
+  /// Whether the courses the run's fixes reported say it went the way its positions did: at
+  /// least `agreementFixes` of them, each within `agreementTolerance` of the run's direction
+  /// (as unit vectors: 29° for 0.5). A receiver whose speed output is wrong still reports
+  /// the course it moves on (bundg_zeus_9 sails on 223-243° while its speeds say 0-0.3
+  /// m/s); a solution settling after a cold start steps tens of metres a second, each step
+  /// agreeing with the last, while its courses, a standing receiver's, point anywhere (a
+  /// parked u-blox's settling recorded 277 m: Fixtures/truth/ublox-cold-start-parked).
+  /// Every course, not their mean: four courses drawn at random have a mean within 29° of
+  /// any direction one time in twenty, all four one time in 1,500. Asked only of a run
+  /// whose speeds all say standing (under `stationarySpeed`): a vehicle whose speeds say it
+  /// drives has courses that bend with the road through a run.
+  private func coursesAgree(configuration: RouteSampleFilterConfiguration) -> Bool {
+    // A receiver that reports no courses at all (a logger's track) says nothing either way.
+    if peakSpeed >= configuration.stationarySpeed || courses.isEmpty { return true }
+    let direction = FlatPoint(x: last.x - start.x, y: last.y - start.y)
+    let length = Self.length(direction)
+    guard courses.count >= configuration.agreementFixes, length > 0 else { return false }
+    let way = FlatPoint(x: direction.x / length, y: direction.y / length)
+    return courses.allSatisfy {
+      Self.length(FlatPoint(x: $0.x - way.x, y: $0.y - way.y)) <= configuration.agreementTolerance
+    }
   }
 }

@@ -13,8 +13,8 @@ import FoundationEssentials
 /// - a fix within the receiver's own noise of the reference while it reports standing
 ///   still (unless its positions follow its speeds and courses out of that noise: a
 ///   walker), or further from the reference than the receiver's reported speeds carried it
-///   (unless the positions since agree with each other, step after step: speeds that are
-///   wrong), is not a move: it is rejected, except that once a minute (or at once, for a
+///   (unless the positions since agree with each other, step after step, and with the
+///   receiver's courses: speeds that are wrong), is not a move: it is rejected, except that once a minute (or at once, for a
 ///   re-solution) it is kept as a held sample (`RouteSample.isHeld`), which shows capture
 ///   went on and adds no distance; without speeds (GGA only), a move must clear its ends'
 ///   error estimates, since nothing else caps what noise adds;
@@ -117,12 +117,13 @@ public struct RouteSampleFilter: Sendable {
     let previous = motion.lastSeen
     motion.saw(candidate, mode: fix.mode, configuration: configuration)
     let claimed = configuration.speedEvidenceErrorFraction * max(candidate.horizontalAccuracy, last.horizontalAccuracy)
+    let carried = motion.speedIntegral
     let evidence = Evidence(
-      distance: distance, interval: interval,
+      distance: distance, interval: interval, carried: carried,
       error: max(candidate.horizontalAccuracy, previous?.horizontalAccuracy ?? 0),
       chordError: max(candidate.horizontalAccuracy, last.horizontalAccuracy),
-      overdraft: overdraft(claimed: claimed, carried: motion.speedIntegral ?? 0))
-    if continuous, let carried = motion.speedIntegral, (candidate.speed ?? 0) >= configuration.standingSpeedNoise {
+      overdraft: overdraft(claimed: claimed, carried: carried ?? 0))
+    if continuous, let carried, (candidate.speed ?? 0) >= configuration.standingSpeedNoise {
       motion.noteScatter(
         distance: distance, carried: carried, limit: claimed, weight: configuration.scatterWeight)
     }
@@ -138,7 +139,7 @@ public struct RouteSampleFilter: Sendable {
       }
       return .rejected(stillness)
     }
-    if continuous, let speedIntegral = motion.speedIntegral {
+    if continuous, let carried {
       // What the move took beyond the speeds, later moves repay (a chord is shorter than
       // its bend, a lagging speed catches up). Only positions beyond the speeds by more
       // than their error explains, or by more than the agreement tolerance of the move
@@ -146,8 +147,8 @@ public struct RouteSampleFilter: Sendable {
       // overdraft: a run of positions that agree while a few metres or per cent ahead of
       // the speeds (noise on every step, a speed that lags) stays owed, so that over a
       // stretch the figure never runs ahead of the speeds by more than the fixes' error.
-      let owed = speedCredit + speedIntegral - distance
-      let outrun = distance - speedIntegral
+      let owed = speedCredit + carried - distance
+      let outrun = distance - carried
       let speedsAreWrong =
         outrun >= configuration.stationaryErrorFraction * evidence.error
         || outrun > configuration.agreementTolerance * distance
@@ -165,6 +166,8 @@ public struct RouteSampleFilter: Sendable {
   private struct Evidence {
     var distance: Double
     var interval: TimeInterval
+    /// How far the receiver's speeds carried it (nil without speeds).
+    var carried: Double?
     var error: Double
     var chordError: Double
     var overdraft: Double
@@ -174,7 +177,7 @@ public struct RouteSampleFilter: Sendable {
   private func stillness(of candidate: RouteSample, _ evidence: Evidence) -> SampleRejection? {
     if evidence.distance < configuration.minimumMovement { return .negligibleMovement }
     // Without speeds (`unspeededMoveErrorFraction`) a move must clear its ends' error.
-    if motion.speedIntegral == nil,
+    if evidence.carried == nil,
       evidence.distance < configuration.unspeededMoveErrorFraction * evidence.chordError
     {
       return .negligibleMovement
@@ -196,8 +199,8 @@ public struct RouteSampleFilter: Sendable {
     // the reference agree with each other all along (speeds that are wrong). Beyond
     // `maximumSampleInterval` the measurement sees a gap anyway: the rule must not lock
     // capture out there.
-    if evidence.interval <= configuration.maximumSampleInterval, let speedIntegral = motion.speedIntegral,
-      evidence.distance > speedIntegral + speedCredit + evidence.overdraft,
+    if evidence.interval <= configuration.maximumSampleInterval, let carried = evidence.carried,
+      evidence.distance > carried + speedCredit + evidence.overdraft,
       !motion.run.isSustained(
         displacement: evidence.distance, error: evidence.error, configuration: configuration)
     {
@@ -209,7 +212,9 @@ public struct RouteSampleFilter: Sendable {
   /// Whether the fix says the receiver is still: its reported speed, or when it reports
   /// none, the speed implied since the last retained sample.
   private func isStandingStill(_ candidate: RouteSample, distance: Double, interval: TimeInterval) -> Bool {
-    if let speed = candidate.speed { return speed < configuration.stationarySpeed }
+    if let speed = MotionEvidence.receiverSpeed(candidate, configuration: configuration) {
+      return speed < configuration.stationarySpeed
+    }
     return distance / interval < configuration.stationarySpeed
   }
 

@@ -69,6 +69,10 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// carries no move. A parked receiver's speeds wander by tenths of a metre a second and,
   /// counted, let position noise through each time the vehicle drives off.
   public var standingSpeedNoise: Double = 0.5
+  /// Whether a speed reported without a course is one gpsd computed from the positions (a
+  /// receiver that sent none), not the receiver's own: true for gpsd's reports, false for a
+  /// source whose speeds are all the receiver's (an imported logger's track).
+  public var courseLessSpeedsAreComputed = true
   /// Positions are believed over the speeds only on sustained agreement, never on one
   /// jump: at least this many fixes since the last retained sample ...
   public var agreementFixes: Int = 3

@@ -40,7 +40,7 @@ public struct JobQueue: Sendable, Hashable {
   /// list again is refused rather than grown without end.
   public static let bound = 200
 
-  public private(set) var entries: [Entry]
+  public internal(set) var entries: [Entry]
 
   public init(entries: [Entry] = []) { self.entries = entries }
 

@@ -33,6 +33,9 @@ public struct GuidanceEngine: Sendable {
   /// Misses in a row, and the time of the first of them.
   public private(set) var offRouteCount = 0
   public private(set) var offRouteSince: Date?
+  /// The time of the last usable fix judged: a later report of the same instant is not
+  /// judged again.
+  private var judgedTime: Date?
   private var speedTime: Date?
   private var reportedAlong = 0.0
 
@@ -64,6 +67,11 @@ public struct GuidanceEngine: Sendable {
     updateSpeed(fix)
     // Gate 1: a fix that cannot be trusted is silent, neither a miss nor a reset.
     guard fix.isMatchable(maxAccuracy: config.maxMatchAccuracy) else { return events }
+    // One instant is one observation. gpsd reports a fix again as each sentence of the
+    // receiver's cycle arrives (every cycle from gpsd 3.23 on, Debian 13's 3.25), and a
+    // miss counted once per report would let two fixes pass for the three the rule asks.
+    if let judgedTime, fix.timestamp <= judgedTime { return events }
+    judgedTime = fix.timestamp
 
     // Gate 2: on the route, within a threshold that widens with the fix's own doubt.
     var threshold = max(config.offRouteDistance, fix.accuracy + config.accuracyMargin)

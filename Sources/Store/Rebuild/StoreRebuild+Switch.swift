@@ -62,7 +62,7 @@ extension StoreRebuild {
       return nil
     }
     if result.purpose == .salvage {
-      let kept = try DatabaseOpener.keptName(path: livePath, now: now)
+      let kept = DatabaseOpener.keptName(path: livePath, now: now)
       guard link(livePath, kept) == 0 else {
         throw .couldNotMoveAside(path: livePath, reason: "link \(kept): \(String(cString: strerror(errno)))")
       }

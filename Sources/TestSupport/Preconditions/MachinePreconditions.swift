@@ -36,6 +36,17 @@ public enum MachinePreconditions {
 
   public static let espeak = programs(["espeak-ng"], package: "espeak-ng")
 
+  /// PostgreSQL 15 with PostGIS 3, run by the tests themselves (`PostgresServer`), and
+  /// setpriv to run it as nobody when the tests run as root.
+  public static let postgis = files(
+    [
+      "\(PostgresServer.binaries)/initdb", "\(PostgresServer.binaries)/postgres", "/usr/bin/psql", "/usr/bin/setpriv",
+      "/usr/share/postgresql/15/extension/postgis.control",
+    ], package: "postgresql-15 postgresql-15-postgis-3 postgresql-client-15 util-linux")
+
+  /// GDAL's ogrinfo and ogr2ogr, real clients of the office's views.
+  public static let gdal = programs(["/usr/bin/ogrinfo", "/usr/bin/ogr2ogr"], package: "gdal-bin")
+
   public static let groff = programs(["/usr/bin/groff", "/usr/bin/man"], package: "groff man-db")
 
   /// Debian's Chromium, the real browser a report is rendered in.

@@ -20,6 +20,10 @@
     public static var requiresGPSFake: Self { MachinePreconditions.gpsfake.trait }
     /// A mosquitto broker with its command-line clients, and openssl for the test CA.
     public static var requiresMosquitto: Self { MachinePreconditions.mosquitto.trait }
+    /// PostgreSQL 15 with PostGIS 3, which the tests start themselves (`PostgresServer`).
+    public static var requiresPostGIS: Self { MachinePreconditions.postgis.trait }
+    /// GDAL's ogrinfo and ogr2ogr (gdal-bin).
+    public static var requiresGDAL: Self { MachinePreconditions.gdal.trait }
     /// espeak-ng, a real speech command.
     public static var requiresEspeak: Self { MachinePreconditions.espeak.trait }
     /// groff and man-db's man, to render the manual pages as a reader's man does.

@@ -23,7 +23,7 @@ public struct InboundCommand: Sendable, Hashable {
 /// What becomes of a command message, before anything is run. Pure: no I/O, no clock (the
 /// monotonic time is passed in), so every refusal is tested in microseconds.
 ///
-/// In order: the rate (a flood is `busy` first, however well-formed), the size, the one
+/// In order: the rate (past its burst, a flood is `busy` first, however well-formed), the size, the one
 /// parser (the socket's: `not_json`, `unsupported_version`, `unknown_command`,
 /// `bad_arguments`, ...), then what only the fleet channel asks of a request: a string id
 /// (the sender's, so a retry is recognised), not retained, an allowed command, and the
@@ -38,13 +38,13 @@ public struct CommandIntake: Sendable {
   }
 
   public let allowed: Set<ControlCommand.Kind>
-  private var rate: CommandRateWindow
+  private var rate: CommandRateBucket
   /// Command names already logged as not allowed (each is logged once).
   private var loggedNotAllowed: Set<String> = []
   /// When (monotonic) the last "busy" line was logged: one a second at most.
   private var lastBusyLog = -Double.infinity
 
-  public init(allowed: Set<ControlCommand.Kind>, rate: CommandRateWindow = CommandRateWindow()) {
+  public init(allowed: Set<ControlCommand.Kind>, rate: CommandRateBucket = CommandRateBucket()) {
     self.allowed = allowed
     self.rate = rate
   }
@@ -64,7 +64,8 @@ public struct CommandIntake: Sendable {
       if now - lastBusyLog >= 1 {
         lastBusyLog = now
         log =
-          "uplink: more than \(rate.limit) commands in a second on \(message.topic): refusing the excess with busy"
+          "uplink: more than \(rate.perSecond) commands a second after a burst of \(rate.burst) on \(message.topic): "
+          + "refusing the excess with busy"
       }
       return .refuse(id: id, ControlError(.busy, Self.busyMessage(rate)), log: log)
     }
@@ -117,8 +118,9 @@ public struct CommandIntake: Sendable {
     return .run(request, id: text)
   }
 
-  static func busyMessage(_ rate: CommandRateWindow) -> String {
-    "more than \(rate.limit) commands in a second: this one was not run; send it again (with the same id) shortly"
+  static func busyMessage(_ rate: CommandRateBucket) -> String {
+    "more than \(rate.perSecond) commands a second after a burst of \(rate.burst): this one was not run; send it "
+      + "again (with the same id) shortly"
   }
 
   /// The log line for a refusal no one can be told of: no id could be read to reply to.
@@ -135,6 +137,7 @@ extension ControlRequest {
     case .import(let part): part.more
     case .routeLoad(let part): part.more
     case .report(let part): part.more
+    case .jobAssignAll(let part): part.more
     default: false
     }
   }

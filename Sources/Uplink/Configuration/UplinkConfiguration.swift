@@ -71,9 +71,11 @@ public struct UplinkConfiguration: Sendable, Hashable {
   }
 
   /// What a dispatcher needs: the car's state, its shift, where it should drive and the
-  /// jobs it should do.
+  /// jobs it should do; and what the office missed of a shift (`shift.resend` sends it only
+  /// what the box sends it anyway).
   public static let defaultAllowedCommands: Set<ControlCommand.Kind> = [
-    .status, .shiftStart, .shiftEnd, .navigate, .routeLoad, .routeClear, .jobAssign, .jobCancel, .jobList,
+    .status, .shiftStart, .shiftEnd, .shiftResend, .navigate, .routeLoad, .routeClear, .jobAssign, .jobAssignAll,
+    .jobCancel, .jobList,
   ]
 
   public var usesTLS: Bool { caFile != nil }

@@ -57,7 +57,8 @@ public struct Outbox: Sendable {
   /// hold events and command replies: SQLite cannot change a CHECK constraint in place, so
   /// the table is copied into a new one, in the migration's one transaction. Version 3 adds
   /// the record of what the broker acknowledged of each shift (`ShiftDelivery`); version 4
-  /// lets it hold `stop` messages.
+  /// lets it hold `stop` messages; version 5 lets a shift sent again be counted afresh
+  /// (`ShiftDelivery.resendMigration`).
   public static let schema = SchemaExtension(
     name: "uplink_outbox",
     migrations: [
@@ -104,14 +105,17 @@ public struct Outbox: Sendable {
         ]),
       ShiftDelivery.migration,
       stopTopicMigration,
+      ShiftDelivery.resendMigration,
     ])
 
   /// Queues `message` in `transaction`, the one that commits what the message describes (a
-  /// savepoint keeps the sequence and the row together). Returns what the bound made it
-  /// drop, if anything, for the caller to log.
+  /// savepoint keeps the sequence and the row together). `counted` false keeps its
+  /// acknowledgement out of the shift's delivery record (a part of a shift sent again,
+  /// which the record has counted once already). Returns what the bound made it drop, if
+  /// anything, for the caller to log.
   @discardableResult
   public func enqueue(
-    _ message: UplinkMessage, queuedAt: Date, in transaction: StoreTransaction
+    _ message: UplinkMessage, queuedAt: Date, counted: Bool = true, in transaction: StoreTransaction
   ) throws(StoreError) -> OutboxOverflow? {
     try transaction.savepoint { () throws(StoreError) -> OutboxOverflow? in
       var sequence: Int64 = 0
@@ -124,10 +128,14 @@ public struct Outbox: Sendable {
       }
       let payload = encoder.encode(message, sequence: sequence, queuedAt: queuedAt)
       try transaction.query(
-        "INSERT INTO uplink_outbox (sequence, topic, shift_id, sample_count, queued_at, payload) VALUES (?, ?, ?, ?, ?, ?)",
+        """
+        INSERT INTO uplink_outbox (sequence, topic, shift_id, sample_count, queued_at, payload, counted)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """,
         [
           .integer(sequence), .text(message.topic.rawValue), message.shiftID.map(SQLValue.integer) ?? .null,
           .integer(Int64(message.sampleCount)), .real(queuedAt.timeIntervalSince1970), .blob(payload),
+          .integer(counted ? 1 : 0),
         ])
       return try enforceBound(in: transaction)
     }
@@ -154,21 +162,32 @@ public struct Outbox: Sendable {
   /// acknowledged twice, is not, and is not recorded again).
   @discardableResult
   public func remove(sequences: [Int64], in transaction: StoreTransaction) throws(StoreError) -> Int {
-    var removed: [(topic: UplinkTopic, shiftID: Int64?, sampleCount: Int)] = []
+    var removed: [(sequence: Int64, topic: UplinkTopic, shiftID: Int64?, sampleCount: Int, counted: Bool)] = []
     for sequence in sequences {
       try transaction.query(
-        "DELETE FROM uplink_outbox WHERE sequence = ? RETURNING topic, shift_id, sample_count", [.integer(sequence)]
+        "DELETE FROM uplink_outbox WHERE sequence = ? RETURNING topic, shift_id, sample_count, counted",
+        [.integer(sequence)]
       ) { row in
         guard let topic = UplinkTopic(rawValue: row.text(0) ?? "") else { return }
-        removed.append((topic, row.optionalInt64(1), Int(row.int64(2))))
+        removed.append((sequence, topic, row.optionalInt64(1), Int(row.int64(2)), row.int64(3) != 0))
       }
     }
-    for entry in removed {
+    for entry in removed where entry.counted {
       guard let shiftID = entry.shiftID else { continue }
       try ShiftDelivery.acknowledged(
-        topic: entry.topic, shiftID: shiftID, sampleCount: entry.sampleCount, in: transaction)
+        topic: entry.topic, shiftID: shiftID, sampleCount: entry.sampleCount, sequence: entry.sequence,
+        in: transaction)
     }
     return removed.count
+  }
+
+  /// The sequence the last message queued was given (0 before any): the next is one more.
+  public func lastSequence(in transaction: StoreTransaction) throws(StoreError) -> Int64 {
+    var last: Int64 = 0
+    try transaction.query("SELECT last_sequence FROM uplink_outbox_sequence WHERE singleton = 1") { row in
+      last = row.int64(0)
+    }
+    return last
   }
 
   /// Entries waiting.

@@ -39,23 +39,49 @@ public enum ShiftDelivery {
       """, [.integer(id), .integer(Int64(sampleRows))])
   }
 
-  /// The broker acknowledged an entry just removed from the outbox.
-  static func acknowledged(topic: UplinkTopic, shiftID: Int64, sampleCount: Int, in transaction: StoreTransaction)
-    throws(StoreError)
-  {
+  /// The outbox extension's version 5: `counted_from`, the first sequence that counts for
+  /// the shift (0: all), and the outbox's `counted`, false on an entry that counts for none.
+  /// A whole shift sent again (`shift.resend`) is counted afresh from its first message: an
+  /// entry of the first sending acknowledged after that would count its samples twice.
+  /// Part of a shift sent again is never counted: its samples were counted once already, or
+  /// dropped, and only a whole sending can say every one reached the broker.
+  static let resendMigration = SchemaExtension.Migration(
+    version: 5,
+    statements: [
+      "ALTER TABLE uplink_shift_delivery ADD COLUMN counted_from INTEGER NOT NULL DEFAULT 0",
+      "ALTER TABLE uplink_outbox ADD COLUMN counted INTEGER NOT NULL DEFAULT 1",
+    ])
+
+  /// Shift `id` is sent again whole, read when the outbox's last sequence was
+  /// `countedFrom` - 1: what was acknowledged of it is forgotten, and only entries from
+  /// `countedFrom` on count (the resend's, and those of rows committed after the read).
+  static func resentWhole(_ id: Int64, countedFrom: Int64, in transaction: StoreTransaction) throws(StoreError) {
+    try transaction.query(
+      """
+      INSERT INTO uplink_shift_delivery (shift_id, counted_from) VALUES (?, ?)
+      ON CONFLICT (shift_id) DO UPDATE SET
+        counted_from = excluded.counted_from, samples_acknowledged = 0, shift_acknowledged = 0
+      """, [.integer(id), .integer(countedFrom)])
+  }
+
+  /// The broker acknowledged entry `sequence`, just removed from the outbox.
+  static func acknowledged(
+    topic: UplinkTopic, shiftID: Int64, sampleCount: Int, sequence: Int64, in transaction: StoreTransaction
+  ) throws(StoreError) {
     switch topic {
     case .samples:
       try transaction.query(
         """
         INSERT INTO uplink_shift_delivery (shift_id, samples_acknowledged) VALUES (?, ?)
         ON CONFLICT (shift_id) DO UPDATE SET samples_acknowledged = samples_acknowledged + excluded.samples_acknowledged
-        """, [.integer(shiftID), .integer(Int64(sampleCount))])
+        WHERE counted_from <= ?
+        """, [.integer(shiftID), .integer(Int64(sampleCount)), .integer(sequence)])
     case .shift:
       try transaction.query(
         """
         INSERT INTO uplink_shift_delivery (shift_id, shift_acknowledged) VALUES (?, 1)
-        ON CONFLICT (shift_id) DO UPDATE SET shift_acknowledged = 1
-        """, [.integer(shiftID)])
+        ON CONFLICT (shift_id) DO UPDATE SET shift_acknowledged = 1 WHERE counted_from <= ?
+        """, [.integer(shiftID), .integer(sequence)])
     default:
       return
     }

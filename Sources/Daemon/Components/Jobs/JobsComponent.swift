@@ -4,7 +4,8 @@ import FoundationEssentials
 import PlatformSupport
 import Store
 
-/// The office's jobs on the box: `job.assign`, `job.cancel` and `job.list`, and what the
+/// The office's jobs on the box: `job.assign` (one, or a list: `job.assign_all`), `job.cancel`
+/// and `job.list`, and what the
 /// shift's stops mean for them. `JobQueue` (pure) decides; this adapter hears the stops
 /// from the recording component (`StopObserver`) and the shift's end from the events,
 /// writes each change to the ledger (`JobLedger`, in the store's file) in the transaction
@@ -13,7 +14,7 @@ import Store
 /// `navigate` does.
 public final class JobsComponent: DaemonComponent, StopObserver {
   public let name = "jobs"
-  public let commands: Set<ControlCommand.Kind> = [.jobAssign, .jobCancel, .jobList]
+  public let commands: Set<ControlCommand.Kind> = [.jobAssign, .jobAssignAll, .jobCancel, .jobList]
 
   let navigates: Bool
   let ledger = JobLedger()

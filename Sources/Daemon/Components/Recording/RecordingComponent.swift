@@ -58,6 +58,8 @@ public final class RecordingComponent: DaemonComponent {
   var currentStop: CurrentStopTracker
   /// The places that name stops (`[Places] File=`).
   var places: [Place]
+  /// The places in effect (`[Places] File=`, or what `places.load` gave since).
+  public var currentPlaces: [Place] { places }
   var source: GPSDSource?
   private var observers: [any FixObserver] = []
   var stopObservers: [any StopObserver] = []

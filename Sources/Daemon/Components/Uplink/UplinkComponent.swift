@@ -26,6 +26,7 @@ import Uplink
 /// samples by whoever wires the daemon (`dashpilotd/main.swift`).
 public final class UplinkComponent: DaemonComponent, FixObserver {
   public let name = "uplink"
+  public let commands: Set<ControlCommand.Kind> = [.shiftResend]
   public let uplink: UplinkConfiguration
   let configuration: DaemonConfiguration
   /// The daemon's store, once it is open (`storeOpened`).
@@ -34,7 +35,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
 
   var context: DaemonContext?
   /// The fleet's commands, with `AcceptCommands=yes`.
-  private var commands: FleetCommandChannel?
+  private var fleetCommands: FleetCommandChannel?
   /// A failure to queue an event, logged once until one is queued again.
   var eventQueueFailed = false
   private var observer: OutboxCommitObserver?
@@ -47,10 +48,18 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   private var lastLiveAt: Double?
   /// Overflows met before the context was there to log them.
   private var pendingOverflows: [OutboxOverflow] = []
+  /// The places stops are named by: the recording component's, which `places.load` can
+  /// change (wired by `dashpilotd/main.swift`); the configuration's until then.
+  public var places: () -> [Place]
+  /// A reader of the store's file, for `shift.resend`, made on first use.
+  var readers: StoreReaders?
+  /// The `shift.resend` being read or queued: one at a time.
+  var resending: ResendInProgress?
 
   public init(configuration: DaemonConfiguration, uplink: UplinkConfiguration) {
     self.configuration = configuration
     self.uplink = uplink
+    places = { configuration.places }
   }
 
   /// Installs the outbox in the store's transactions, before the store writes anything
@@ -91,12 +100,12 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
     let mailbox = context.mailbox
     context.addEventObserver { [weak self] event in self?.announced(event) }
     if uplink.acceptCommands {
-      commands = FleetCommandChannel(context: context, store: store, outbox: outbox, configuration: uplink) {
+      fleetCommands = FleetCommandChannel(context: context, store: store, outbox: outbox, configuration: uplink) {
         [weak self] in self?.enqueued(nil)
       }
-      service.onCommand = { admitted in mailbox.post { bound.withValue { $0.commands?.run(admitted) } } }
+      service.onCommand = { admitted in mailbox.post { bound.withValue { $0.fleetCommands?.run(admitted) } } }
       // Once every component has started and the loop turns: what a killed process left.
-      mailbox.post { bound.withValue { $0.commands?.runUnanswered() } }
+      mailbox.post { bound.withValue { $0.fleetCommands?.runUnanswered() } }
     }
     queue.async {
       // A bad password or CA file is kept as the status's last error; capture goes on.
@@ -112,7 +121,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
 
   public func tick(now: ClockReading) {
     guard let box = service, let context else { return }
-    commands?.pruneIfDue(now: now.wall)
+    fleetCommands?.pruneIfDue(now: now.wall)
     let live = liveStatusIfDue(now: now)
     let bound = context.bind(self)
     let mailbox = context.mailbox
@@ -134,7 +143,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
       ?? UplinkStatus(
         broker: "\(uplink.host):\(uplink.port)", connected: false, outboxDepth: 0, oldestUnsentAge: nil, inFlight: 0,
         lastError: nil, lastAcknowledgedAt: nil)
-    let tally = current.commands.merging(commands?.tally ?? CommandTally())
+    let tally = current.commands.merging(fleetCommands?.tally ?? CommandTally())
     status.uplink = UplinkSection(
       broker: current.broker, connected: current.connected, outboxDepth: current.outboxDepth,
       oldestUnsentAgeSeconds: current.oldestUnsentAge, inFlight: current.inFlight, lastError: current.lastError,
@@ -143,6 +152,7 @@ public final class UplinkComponent: DaemonComponent, FixObserver {
   }
 
   public func stop() {
+    readers?.finish()
     guard let box = service else { return }
     queue.sync { box.service.stop() }
     service = nil

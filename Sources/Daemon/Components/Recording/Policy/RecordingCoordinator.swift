@@ -81,12 +81,10 @@ struct RecordingCoordinator {
       // Reconnection attempts back off up to 30 s; one line for the first, not each.
       guard !reportedUnreachable else { return [] }
       reportedUnreachable = true
-      return [
-        .announce(
-          EventReport(
-            .gpsdUnreachable(.init(reason)), "gpsd at \(address) cannot be reached: \(reason); retrying",
-            priority: .warning))
-      ]
+      // The connection's own reason names gpsd and its address ("cannot connect to gpsd at
+      // …"): a person reads each fact once.
+      let said = reason.contains(address) ? reason : "gpsd at \(address) cannot be reached: \(reason)"
+      return [.announce(EventReport(.gpsdUnreachable(.init(reason)), "\(said); retrying", priority: .warning))]
     case let .version(release):
       reportedUnreachable = false
       return [.log(.info, "gpsd \(release) answered", .none)]

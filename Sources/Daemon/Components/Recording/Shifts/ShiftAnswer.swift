@@ -80,36 +80,12 @@ struct ShiftAnswer {
     _ figure: ShiftFigure, store: SampleStore, route: GuidanceRoute?, mode: TravelMode, stops policy: StopPolicy,
     places: [Place], now: Date
   ) throws(StoreError) -> ReportResult {
-    let tolerance = drawingTolerance()
-    let stretches = measured.stretches.map { stretch in
-      let coordinates = stretch.samples.map(\.coordinate)
-      return PolylineSimplifier.keptIndices(coordinates, toleranceMetres: tolerance).map { index in
-        let sample = stretch.samples[index]
-        return WireTrackPoint(
-          lat: sample.coordinate.latitude, lon: sample.coordinate.longitude,
-          time: sample.timestamp.timeIntervalSince1970)
-      }
-    }
+    let (stretches, tolerance) = ReportResult.drawing(measured.stretches, reference: samples.first?.coordinate)
     return ReportResult(
       detail: try detail(figure, store: store, stops: policy, places: places, now: now), stretches: stretches,
       toleranceMetres: tolerance, offRoute: route.map { departures(from: $0, mode: mode) },
       places: ReportPlaces.touching(
         measured.stretches.flatMap { $0.samples.map(\.coordinate) } + (route?.points ?? []), of: places))
-  }
-
-  /// The longer side of the box around every position, over the drawing's resolution.
-  func drawingTolerance() -> Double {
-    guard let first = samples.first?.coordinate else { return ReportResult.minimumToleranceMetres }
-    let frame = LocalFlatFrame(reference: first)
-    var low = FlatPoint(x: 0, y: 0)
-    var high = low
-    for sample in measured.stretches.lazy.flatMap(\.samples) {
-      let point = frame.project(sample.coordinate)
-      low = FlatPoint(x: min(low.x, point.x), y: min(low.y, point.y))
-      high = FlatPoint(x: max(high.x, point.x), y: max(high.y, point.y))
-    }
-    let extent = max(high.x - low.x, high.y - low.y)
-    return max(ReportResult.minimumToleranceMetres, extent / ReportResult.drawingResolution)
   }
 
   /// Guidance's own engine fed the shift's positions in time order, as it was fed fixes:

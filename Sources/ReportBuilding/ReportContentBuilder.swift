@@ -3,16 +3,19 @@ import DashPilotCore
 import FoundationEssentials
 import ShiftReport
 
-/// The daemon's answer to `report` in the reader's words and clock: what the drawing says,
+/// A shift's `report` answer in the reader's words and clock: what the drawing says,
 /// decided here so that the renderer only lays it out. Every line and label is the one
 /// `shift show` prints or built from the same wording (`CaptureGapWording`); the stops,
-/// jobs and places in `ReportContentBuilder+Day.swift`.
-struct ReportContentBuilder {
-  var result: ReportResult
+/// jobs and places in `ReportContentBuilder+Day.swift`. `dashpilotctl report` builds it
+/// from the daemon's answer, `dashpilot-officed report` from the office's rows.
+public struct ReportContentBuilder {
+  public var result: ReportResult
   /// The route the shift was judged against, as read from its file; empty for none.
-  var route: [GeoCoordinate] = []
+  public var route: [GeoCoordinate] = []
   /// "route.gpx (driving)": how the route is named beneath the drawing.
-  var routeName: String?
+  public var routeName: String?
+
+  public init(result: ReportResult) { self.result = result }
 
   /// The gaps of `detail` sorted by where they fall: the shift's uncovered start (ending
   /// where capture began), those between stretches, its uncovered end (starting where
@@ -38,12 +41,12 @@ struct ReportContentBuilder {
     return (start, gaps, end)
   }
 
-  var content: ShiftReportContent {
+  public var content: ShiftReportContent {
     let shift = result.detail.shift
     let gaps = partitionedGaps()
     let points = result.stretches.flatMap { $0 }
-    let clock = { (time: Double) in HumanFormat.format(Date(timeIntervalSince1970: time), "%H:%M") }
-    var lines = shift.details + result.detail.gaps.map(ShiftRenderer.gapLine) + result.detail.qualifyingSentences
+    let clock = { (time: Double) in ReaderClock.format(Date(timeIntervalSince1970: time), "%H:%M") }
+    var lines = shift.details + result.detail.gaps.map(ShiftLines.gap) + result.detail.qualifyingSentences
     if let routeName, let departures = result.offRoute {
       lines.append(
         departures.isEmpty
@@ -71,16 +74,16 @@ struct ReportContentBuilder {
 
   /// "Shift #12 · Tue 14 Nov 08:00–09:00", the end left open for a running shift.
   static func title(_ shift: ShiftSummary) -> String {
-    let start = HumanFormat.format(shift.startedAt, "%a %d %b %Y %H:%M")
-    let end = shift.endedAt.map { "–" + HumanFormat.format($0, "%H:%M") } ?? " (still open)"
+    let start = ReaderClock.format(shift.startedAt, "%a %d %b %Y %H:%M")
+    let end = shift.endedAt.map { "–" + ReaderClock.format($0, "%H:%M") } ?? " (still open)"
     return "Shift #\(shift.id) · \(start)\(end)"
   }
 
   /// "not counted 08:15–08:22 (7 min)".
   static func label(_ gap: WireGap) -> String {
-    let clock = ShiftRenderer.gapClock(gap)
+    let clock = ReaderClock.span(gap.from, gap.to)
     return CaptureGapWording.label(from: clock.from, to: clock.to, seconds: gap.seconds)
   }
 
-  func clockTime(_ date: Date) -> String { HumanFormat.format(date, "%H:%M") }
+  func clockTime(_ date: Date) -> String { ReaderClock.format(date, "%H:%M") }
 }

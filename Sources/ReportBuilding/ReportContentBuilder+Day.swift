@@ -57,7 +57,7 @@ extension ReportContentBuilder {
         kind: "stop-line",
         lines: [StopWording.count(detail.stops.count, minimumStop: detail.time.minimumStopSeconds)]
           + detail.stops.enumerated().map { index, stop in
-            let clock = ShiftRenderer.clock(stop.arrival, stop.departure)
+            let clock = ReaderClock.span(stop.arrival, stop.departure)
             return StopWording.line(
               number: index + 1, from: clock.from, to: clock.to, duration: stop.durationSeconds, cut: stop.cut,
               place: stop.place)
@@ -71,7 +71,7 @@ extension ReportContentBuilder {
           kind: "job-line",
           lines: ["Jobs:"]
             + detail.jobs.map { job in
-              JobLines.line(job) + (job.visit.flatMap(stopNumber).map { ", at stop \($0)" } ?? "")
+              ShiftLines.job(job) + (job.visit.flatMap(stopNumber).map { ", at stop \($0)" } ?? "")
             }))
     }
     if !result.places.isEmpty {
