@@ -156,7 +156,7 @@ public final class DaemonUnderTest: @unchecked Sendable {
     var allArguments = ["--socket", socketPath, "--database", self.databasePath, "--gpsd", "127.0.0.1:1"]
     if let config {
       let path = directory.appendingPathComponent("dashpilot.conf").path
-      try config.write(toFile: path, atomically: true, encoding: .utf8)
+      try Self.withoutFreeSpaceFloor(config).write(toFile: path, atomically: true, encoding: .utf8)
       configPath = path
       allArguments += ["--config", path]
     } else {
@@ -175,6 +175,17 @@ public final class DaemonUnderTest: @unchecked Sendable {
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
     process.standardOutput = FileHandle.nullDevice
     try process.run()
+  }
+
+  /// `config`, with `[Store] FreeSpaceFloor=0` added when it has an uplink and sets no floor
+  /// of its own. Below the floor (by default 10 % of the file system) a daemon with an uplink
+  /// deletes the shifts the broker acknowledged, and a test's temporary directory is on this
+  /// machine's disk: on one nearly full (a CI machine once had 24.0G free of 252G) a test's
+  /// acknowledged shifts went before the test read them. The floor has its own tests, on a
+  /// tmpfs of a known size (DaemonFreeSpaceFloorTests).
+  public static func withoutFreeSpaceFloor(_ config: String) -> String {
+    guard config.contains("[Uplink]"), !config.contains("FreeSpaceFloor") else { return config }
+    return config + (config.hasSuffix("\n") || config.isEmpty ? "" : "\n") + "[Store]\nFreeSpaceFloor=0\n"
   }
 
   /// Waits for READY=1; throws with the daemon's log when it never comes.
