@@ -10,38 +10,14 @@ public enum StopsDay {
   public static let name = "delivery-stops"
   static let scripts = ["generate_stops_day.py", "generate_truth.py", "generate_drives.py"]
 
-  public struct Unavailable: Error, CustomStringConvertible {
-    public var description: String
-  }
+  public typealias Unavailable = GeneratedFixture.Unavailable
+
+  static let fixture = GeneratedFixture(
+    folder: "stops-day", scripts: scripts, marker: "\(name).expected.json", timeout: 600)
 
   /// The directory holding `delivery-stops.json` and `.expected.json`, made if missing
   /// (python3, gpsd and gpsfake needed: `.requiresPython3`, `.requiresGPSFake`).
-  public static func directory() throws -> URL {
-    let folder = TestPaths.repositoryRoot.appendingPathComponent("scripts/fixtures")
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for script in scripts {
-      for byte in try Data(contentsOf: folder.appendingPathComponent(script)) {
-        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-      }
-    }
-    let generated = TestPaths.repositoryRoot.appendingPathComponent(".build/generated/stops-day")
-    let directory = generated.appendingPathComponent(String(hash, radix: 16))
-    if FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(name).expected.json").path) {
-      return directory
-    }
-    try FileManager.default.createDirectory(at: generated, withIntermediateDirectories: true)
-    let making = generated.appendingPathComponent("making-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: making) }
-    let outcome = try ProcessRunner.run(
-      URL(fileURLWithPath: "/usr/bin/env"),
-      ["python3", folder.appendingPathComponent(scripts[0]).path, making.path], timeout: 600)
-    guard outcome.status == 0 else {
-      throw Unavailable(description: "generate_stops_day.py failed: \(outcome.standardError)")
-    }
-    // Another process may have made it meanwhile: either copy is the same day.
-    try? FileManager.default.moveItem(at: making, to: directory)
-    return directory
-  }
+  public static func directory() throws -> URL { try fixture.directory() }
 
   /// One stop the truth knows, or one halt (a red light, a queue) that is not a stop.
   public struct Known: Sendable {

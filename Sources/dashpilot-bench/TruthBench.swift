@@ -97,6 +97,30 @@ func runTruthBenchmarks(_ report: inout BenchReport) {
   // A floor that keeps too little is wrong too: the walks (issue 28) keep most of their length.
   report.record("truth.walk_kept_worst_ratio", (worstWalk.ratio * 1000).rounded() / 1000, "ratio")
   print("  (worst walk \(worstWalk.name))")
+  runWalkSeedBenchmarks(&report)
+}
+
+/// The walk generators on other seeds (`WalkSeeds`, made on first use): how many record over
+/// their path, and the most and least of it any records.
+private func runWalkSeedBenchmarks(_ report: inout BenchReport) {
+  do {
+    let walks = try WalkSeeds.walks()
+    var over = 0
+    var most = (name: "", ratio: 0.0)
+    var least = (name: "", ratio: Double.infinity)
+    for walk in walks {
+      let ratio = try GPSDLogReplay.replay(contentsOf: walk.log).distance.metres / walk.trueMetres
+      if ratio > 1 { over += 1 }
+      if ratio > most.ratio { most = (walk.name, ratio) }
+      if ratio < least.ratio { least = (walk.name, ratio) }
+    }
+    report.record("truth.walk_seeds_over", Double(over), "walks")
+    report.record("truth.walk_seeds_most_ratio", (most.ratio * 10000).rounded() / 10000, "ratio")
+    report.record("truth.walk_seeds_least_ratio", (least.ratio * 1000).rounded() / 1000, "ratio")
+    print("  (\(walks.count) walks on other seeds; most \(most.name), least \(least.name))")
+  } catch {
+    FileHandle.standardError.write(Data("truth benchmarks on the walk seeds skipped: \(error)\n".utf8))
+  }
 }
 
 /// The generated cases whose receiver never moved (`true_metres` 0: a u-blox cold-starting

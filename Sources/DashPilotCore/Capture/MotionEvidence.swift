@@ -26,10 +26,6 @@ struct MotionEvidence: Sendable, Hashable {
   /// positions really have, which a claimed 95 % radius overstates several times. Kept
   /// across references: it is the receiver's, not the stretch's.
   private(set) var scatter: Double?
-  /// The receiver's speed noise (m²/s²): the running mean square of its change of speed from
-  /// one fix to the next at a walk or a creep (`speedNoiseWeight`); nil until measured. Kept
-  /// across references, like the scatter.
-  private(set) var speedNoise: Double?
 
   /// Notes that a fix `distance` metres from the reference came where the speeds carried
   /// it `carried` metres: their difference, clipped at `limit`, joins the running mean.
@@ -40,10 +36,7 @@ struct MotionEvidence: Sendable, Hashable {
 
   /// Starts again from `sample`, the new reference (or nothing), whose fix mode was `mode`.
   mutating func reset(retained sample: RouteSample?, mode: FixCandidate.Mode? = nil) {
-    if sample == nil {
-      scatter = nil
-      speedNoise = nil
-    }
+    if sample == nil { scatter = nil }
     lastSeen = sample
     lastSeenMode = sample == nil ? nil : mode
     speedIntegral = 0
@@ -104,55 +97,20 @@ struct MotionEvidence: Sendable, Hashable {
       velocityIntegral = nil
       return
     }
-    noteSpeedChange(from: lastSeen, to: candidate, interval: interval, configuration: configuration)
+    let carried = interval * (before + after) / 2
+    speedIntegral = speedIntegral.map { $0 + carried }
+
     let courses = (
       before: own.before == nil ? candidate.course : lastSeen.course,
       after: own.after == nil ? lastSeen.course : candidate.course
     )
-    let velocities = (before: Self.velocity(before, courses.before), after: Self.velocity(after, courses.after))
-    let carried = interval * stepSpeed(before: before, after: after, velocities: velocities, configuration: configuration)
-    speedIntegral = speedIntegral.map { $0 + carried }
-
-    guard let integral = velocityIntegral, let a = velocities.before, let b = velocities.after else {
+    guard let integral = velocityIntegral, let a = Self.velocity(before, courses.before),
+      let b = Self.velocity(after, courses.after)
+    else {
       velocityIntegral = nil
       return
     }
     velocityIntegral = FlatPoint(x: integral.x + interval * (a.x + b.x) / 2, y: integral.y + interval * (a.y + b.y) / 2)
-  }
-
-  /// Notes the change of the receiver's speed from `lastSeen` to `candidate`, `interval`
-  /// seconds apart, in its speed noise (`speedNoiseWeight`, `speedNoiseMaximumSpeed`).
-  private mutating func noteSpeedChange(
-    from lastSeen: RouteSample, to candidate: RouteSample, interval: TimeInterval,
-    configuration: RouteSampleFilterConfiguration
-  ) {
-    guard interval <= 2, let before = lastSeen.speed, let after = candidate.speed,
-      max(before, after) < configuration.speedNoiseMaximumSpeed
-    else { return }
-    let change = (after - before) * (after - before)
-    speedNoise = speedNoise.map { $0 + configuration.speedNoiseWeight * (change - $0) } ?? change
-  }
-
-  /// The mean speed the step between two fixes carries, from their own speeds `before` and
-  /// `after` and their velocities: each speed less its noise's bias (`speedNoiseWeight`);
-  /// none for a slow step unless both fixes move and on courses within 90° of each other
-  /// (`standingSpeedNoise`).
-  private func stepSpeed(
-    before: Double, after: Double, velocities: (before: FlatPoint?, after: FlatPoint?),
-    configuration: RouteSampleFilterConfiguration
-  ) -> Double {
-    if max(before, after) < configuration.stationarySpeed {
-      guard before > 0, after > 0 else { return 0 }
-      if let a = velocities.before, let b = velocities.after, a.x * b.x + a.y * b.y <= 0 { return 0 }
-    }
-    let variance = speedNoise ?? 0
-    return (Self.unbiased(before, noise: variance) + Self.unbiased(after, noise: variance)) / 2
-  }
-
-  /// `speed` less the bias a speed noise of `noise` (m²/s², the mean square change between
-  /// fixes: twice each axis's variance) gives a velocity's length, to first order.
-  static func unbiased(_ speed: Double, noise: Double) -> Double {
-    speed > 0 ? max(0, speed - noise / (4 * speed)) : 0
   }
 
   /// The receiver's own speed of `sample`, nil when it has none: a speed under the

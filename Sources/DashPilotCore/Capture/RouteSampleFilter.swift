@@ -134,18 +134,7 @@ public struct RouteSampleFilter: Sendable {
       // as far off the speeds until the held sample a minute later.
       if reresolved, stillness == .unconfirmedMovement { return keepHeld(candidate, mode: fix.mode) }
       if agreesWithPrevious(candidate, previous) {
-        if interval >= configuration.heldSampleInterval {
-          // Beyond the speeds for as long, but by no more than its two ends' error and
-          // carried further than that error: the reference's error is what kept it out, and
-          // it is a move, its excess owed.
-          if stillness == .unconfirmedMovement, let carried, carried >= evidence.chordError,
-            distance <= carried + speedCredit + configuration.stationaryErrorFraction * evidence.chordError
-          {
-            speedCredit += carried - distance
-            return accept(candidate, mode: fix.mode)
-          }
-          return keepHeld(candidate, mode: fix.mode)
-        }
+        if interval >= configuration.heldSampleInterval { return keepHeld(candidate, mode: fix.mode) }
         lastStill = (candidate, stillness, fix.mode)
       }
       return .rejected(stillness)

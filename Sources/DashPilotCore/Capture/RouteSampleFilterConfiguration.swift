@@ -67,26 +67,8 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   public var unspeededMoveErrorFraction: Double = 1
   /// A reported speed under this (m/s) is a standing receiver's noise, not movement: it
   /// carries no move. A parked receiver's speeds wander by tenths of a metre a second and,
-  /// counted, let position noise through each time the vehicle drives off. Slower than
-  /// `stationarySpeed`, a step between two fixes carries distance only when both report a
-  /// speed of at least this and, with courses, courses within 90° of each other: a walker
-  /// standing at a crossing reports speeds of 0.5-1 m/s, each on its own course, which
-  /// counted add a few metres a minute that the next noisy moves spend (a phone's walk
-  /// recorded 1.9 % over its path from its waits alone); a walker's or a creeping car's
-  /// course holds from one fix to the next.
+  /// counted, let position noise through each time the vehicle drives off.
   public var standingSpeedNoise: Double = 0.5
-  /// A reported speed is the length of the receiver's velocity estimate, and noise on each
-  /// axis lengthens it: by σ²/2v on average at speed v with σ of noise on each axis (a phone's
-  /// 0.5 m/s at a 1.4 m/s walk: 6 %, which carried its kept moves 8 % past the path). The
-  /// speed integral counts each speed less that bias, v − V/4v, where V is the receiver's
-  /// speed noise measured as it goes: the mean square of the change of speed from one fix to
-  /// the next (at most 2 s apart), 2σ² while the pace is steady, taken only while both speeds
-  /// are under `speedNoiseMaximumSpeed` (a walk or a creep; faster, a vehicle's acceleration
-  /// changes its speed by more than its noise, and the bias is a small share of the speed)
-  /// and with this weight for each change in a running mean (about 40 changes: the mean of
-  /// fewer squares varies by more than a quarter).
-  public var speedNoiseWeight: Double = 0.05
-  public var speedNoiseMaximumSpeed: Double = 3
   /// Whether a speed reported without a course is one gpsd computed from the positions (a
   /// receiver that sent none), not the receiver's own: true for gpsd's reports, false for a
   /// source whose speeds are all the receiver's (an imported logger's track).
@@ -109,13 +91,7 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   public var agreementTolerance: Double = 0.5
   /// While a vehicle stands still, a held sample is kept this often (seconds), so that a
   /// stop with the receiver reporting is one unbroken stretch, not a capture gap. Well
-  /// inside `maximumSampleInterval`, so a missed fix or two does not break it. A receiver
-  /// whose positions stayed beyond its speeds for as long is kept the same way, unless its
-  /// speeds carried it at least its error estimate and the position lies within
-  /// `stationaryErrorFraction` of its two ends' error estimates of where they put it: that
-  /// is a move, its excess owed to the speeds like any overdraft (the reference's own error
-  /// put every fix after it beyond the speeds; held, the minute's walk was lost, 80 m at a
-  /// time on a phone in a street canyon).
+  /// inside `maximumSampleInterval`, so a missed fix or two does not break it.
   public var heldSampleInterval: TimeInterval = 60
   /// Beyond this silence since the last retained sample the speed rule does not apply:
   /// the measurement sees a gap there anyway, so the rule must not lock capture out.
