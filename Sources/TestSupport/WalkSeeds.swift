@@ -3,8 +3,9 @@ import Foundation
 /// Walks with known truth on other seeds than the committed ones (issue 40):
 /// scripts/fixtures/generate_walk_seeds.py runs the walk generators of truth_receivers.py on
 /// several seeds each, through the real gpsd, so that a figure at or under the path is shown
-/// not to be one draw's luck. Made once (`GeneratedFixture`, two minutes or so) and read by
-/// the tests and `dashpilot-bench truth`.
+/// not to be one draw's luck. Made once (`GeneratedFixture`, three and a half minutes of
+/// gpsfake) and read by `dashpilot-bench truth`: not by `make test`, where that much gpsfake
+/// beside the suite pushed a timed uplink test past its limit.
 public enum WalkSeeds {
   static let fixture = GeneratedFixture(
     folder: "walk-seeds",
