@@ -43,9 +43,15 @@ public struct GeneratedFixture: Sendable {
     try FileManager.default.createDirectory(at: generated, withIntermediateDirectories: true)
     let making = generated.appendingPathComponent("making-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: making) }
+    // A test runner's threads block most signals, and a child inherits the mask: gpsd under
+    // gpsfake would never see gpsfake's SIGTERM, and gpsfake would wait for it. So the
+    // generator runs with the mask cleared.
+    let unblocked =
+      "import os, runpy, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); sys.argv = sys.argv[1:]; "
+      + "sys.path.insert(0, os.path.dirname(sys.argv[0])); runpy.run_path(sys.argv[0], run_name='__main__')"
     let outcome = try ProcessRunner.run(
       URL(fileURLWithPath: "/usr/bin/env"),
-      ["python3", source.appendingPathComponent(scripts[0]).path, making.path], timeout: timeout)
+      ["python3", "-c", unblocked, source.appendingPathComponent(scripts[0]).path, making.path], timeout: timeout)
     guard outcome.status == 0 else {
       throw Unavailable(description: "\(scripts[0]) failed: \(outcome.standardError)")
     }
