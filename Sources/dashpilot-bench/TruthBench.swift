@@ -109,7 +109,9 @@ private func runWalkSeedBenchmarks(_ report: inout BenchReport) {
     var most = (name: "", ratio: 0.0)
     var least = (name: "", ratio: Double.infinity)
     for walk in walks {
-      let ratio = try GPSDLogReplay.replay(contentsOf: walk.log).distance.metres / walk.trueMetres
+      let metres = try GPSDLogReplay.replay(contentsOf: walk.log).distance.metres
+      let ratio = metres / walk.trueMetres
+      print(String(format: "  %@: recorded %.1f m of %.1f m (%.3f)", walk.name, metres, walk.trueMetres, ratio))
       if ratio > 1 { over += 1 }
       if ratio > most.ratio { most = (walk.name, ratio) }
       if ratio < least.ratio { least = (walk.name, ratio) }

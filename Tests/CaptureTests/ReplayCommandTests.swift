@@ -50,21 +50,21 @@ struct ReplayCommandTests {
   }
 
   /// 193 fixes: the first carries gpsd's no-fix DOP, 41 are under 5 m from the last kept
-  /// (the red light, the arrival), 80 have run further than the receiver's speeds carried
+  /// (the red light, the arrival), 75 have run further than the receiver's speeds carried
   /// it since the last kept (position noise of the generator's 0.4 m, which would lengthen
   /// the track: the speeds cap the kept moves to within 2 m a stretch, issue 28), and the
   /// last, standing still, is kept held as the pass ends.
-  @Test func theShortDriveKeepsExactly71SamplesInOneStretch() throws {
+  @Test func theShortDriveKeepsExactly76SamplesInOneStretch() throws {
     let outcome = try Self.replay([DriveFixture.named("short-drive").json.path, "--json", "--units", "kilometres"])
     let object = try Self.object(outcome)
     let samples = try #require(object["samples"] as? [String: Any])
-    #expect(samples["accepted"] as? Int == 71)
+    #expect(samples["accepted"] as? Int == 76)
     #expect(samples["save_failures"] as? Int == 0)
     let rejected = try #require(samples["rejected"] as? [String: Int])
     #expect(rejected["negligible_movement"] == 41)
-    #expect(rejected["unconfirmed_movement"] == 80)
+    #expect(rejected["unconfirmed_movement"] == 75)
     let distance = try #require(object["distance"] as? [String: Any])
-    #expect(distance["usable_positions"] as? Int == 71)
+    #expect(distance["usable_positions"] as? Int == 76)
     #expect(distance["segments"] as? Int == 1)
     #expect(distance["partial"] as? Bool == false)
     #expect(object["summary"] as? String == "1.6 km recorded")
@@ -82,7 +82,7 @@ struct ReplayCommandTests {
         "2 capture gaps",
         "This is a partial route: capture was interrupted, so more was driven than was recorded.",
       ])
-    #expect(lines.contains("2 capture sessions; 2215 fixes received, 833 kept (9 held while standing still)"))
+    #expect(lines.contains("2 capture sessions; 2215 fixes received, 764 kept (9 held while standing still)"))
     #expect(lines.contains("  2 rejected: implausible speed"))
     #expect(lines.contains("4237 lines read, 0 skipped (not gpsd JSON)"))
     #expect(!outcome.standardOutput.contains("Guidance"))

@@ -178,13 +178,13 @@ struct EndToEndDriveTests {
     #expect(detail["capture_sessions"] as? Int == 1)
     let stops = try #require(detail["stops"] as? [[String: Any]])
     #expect(stops.map { $0["arrival"] as? String } == ["2024-05-01T10:10:01.000Z"])
-    #expect(stops.map { $0["departure"] as? String } == ["2024-05-01T10:17:06.000Z"])
-    #expect(detail.object("time")?["stopped_s"] as? Double == 425)
+    #expect(stops.map { $0["departure"] as? String } == ["2024-05-01T10:17:05.000Z"])
+    #expect(detail.object("time")?["stopped_s"] as? Double == 424)
     // The two gaps. Replay's 344 s is 29 s less: the JSON's unplug ends the session with the
     // half minute stood before it kept as a held fix; the NMEA's silence keeps nothing of it.
-    #expect(detail.object("time")?["not_captured_s"] as? Double == 373)
+    #expect(detail.object("time")?["not_captured_s"] as? Double == 374)
     #expect(
-      (detail["gaps"] as? [[String: Any]])?.compactMap { $0["seconds"] as? Double }.reduce(0, +) == 373)
+      (detail["gaps"] as? [[String: Any]])?.compactMap { $0["seconds"] as? Double }.reduce(0, +) == 374)
 
     // Export: every continuous stretch is its own segment (the tunnel and the 150 s
     // unplug each break the line; the parked stop, held still, does not).

@@ -147,7 +147,7 @@ struct ReplayReportTests {
     let distance = try #require(shift["distance"] as? [String: Any])
     let topLevel = try #require(object["distance"] as? [String: Any])
     #expect(Set(distance.keys) == Set(topLevel.keys))
-    #expect(distance["metres"] as? Double == 11_198.8)
+    #expect(distance["metres"] as? Double == 11_195.0)
     #expect(distance["gaps"] as? Int == 2)
     #expect(shift["summary"] as? String == "11.2 km recorded · partial route")
   }

@@ -26,6 +26,8 @@ struct MotionEvidence: Sendable, Hashable {
   /// positions really have, which a claimed 95 % radius overstates several times. Kept
   /// across references: it is the receiver's, not the stretch's.
   private(set) var scatter: Double?
+  /// What each step's speeds carried (`SpeedDistance`).
+  private var speeds = SpeedDistance()
 
   /// Notes that a fix `distance` metres from the reference came where the speeds carried
   /// it `carried` metres: their difference, clipped at `limit`, joins the running mean.
@@ -37,6 +39,10 @@ struct MotionEvidence: Sendable, Hashable {
   /// Starts again from `sample`, the new reference (or nothing), whose fix mode was `mode`.
   mutating func reset(retained sample: RouteSample?, mode: FixCandidate.Mode? = nil) {
     if sample == nil { scatter = nil }
+    // The reference is the fix just seen, unless the filter starts afresh from a stored one.
+    if sample?.timestamp != lastSeen?.timestamp || sample?.captureSessionID != lastSeen?.captureSessionID {
+      speeds.reset(keepingReceiver: sample != nil)
+    }
     lastSeen = sample
     lastSeenMode = sample == nil ? nil : mode
     speedIntegral = 0
@@ -93,17 +99,20 @@ struct MotionEvidence: Sendable, Hashable {
       after: Self.receiverSpeed(candidate, configuration: configuration)
     )
     guard let before = own.before ?? own.after, let after = own.after ?? own.before else {
+      speeds.noSpeeds()
       speedIntegral = nil
       velocityIntegral = nil
       return
     }
-    let carried = interval * (before + after) / 2
-    speedIntegral = speedIntegral.map { $0 + carried }
-
     let courses = (
       before: own.before == nil ? candidate.course : lastSeen.course,
       after: own.after == nil ? lastSeen.course : candidate.course
     )
+    let carried = speeds.step(
+      interval: interval, before: (before, courses.before), after: (after, courses.after),
+      reported: own.after == nil ? nil : candidate.speed, time: candidate.timestamp, configuration: configuration)
+    speedIntegral = speedIntegral.map { $0 + carried }
+
     guard let integral = velocityIntegral, let a = Self.velocity(before, courses.before),
       let b = Self.velocity(after, courses.after)
     else {

@@ -134,7 +134,19 @@ public struct RouteSampleFilter: Sendable {
       // as far off the speeds until the held sample a minute later.
       if reresolved, stillness == .unconfirmedMovement { return keepHeld(candidate, mode: fix.mode) }
       if agreesWithPrevious(candidate, previous) {
-        if interval >= configuration.heldSampleInterval { return keepHeld(candidate, mode: fix.mode) }
+        if interval >= configuration.heldSampleInterval {
+          // As far as the speeds carried it in that minute, or a walk its reference's error
+          // kept out: a move, what it took beyond the speeds owed. Held, the minute was
+          // dropped (420 m of a logger's car loop that earlier moves' debt refused; a phone's
+          // walk in a street canyon, 80-130 m a time).
+          if stillness == .unconfirmedMovement, let carried,
+            distance <= carried || isWalkBeyondReferenceError(candidate, evidence)
+          {
+            speedCredit += carried - distance
+            return accept(candidate, mode: fix.mode)
+          }
+          return keepHeld(candidate, mode: fix.mode)
+        }
         lastStill = (candidate, stillness, fix.mode)
       }
       return .rejected(stillness)
@@ -207,6 +219,22 @@ public struct RouteSampleFilter: Sendable {
       return .unconfirmedMovement
     }
     return nil
+  }
+
+  /// Whether `candidate`, refused for a minute as beyond the speeds, is a walk (or a creep)
+  /// that its reference's error put there: the receiver moves (`standingSpeedNoise`) at
+  /// a walking pace (`speedNoiseMaximumSpeed`), its speeds carried it at least its two ends'
+  /// error, and it lies within `stationaryErrorFraction` of that error of where they put it.
+  /// A reference a few metres behind the walker puts every fix after it that far beyond the
+  /// speeds; held, the minute walked was dropped (a phone in a street canyon lost 80-130 m
+  /// a time). Kept as a move, its excess is owed like any overdraft, and a held sample that
+  /// stands settles it.
+  private func isWalkBeyondReferenceError(_ candidate: RouteSample, _ evidence: Evidence) -> Bool {
+    guard let carried = evidence.carried, (candidate.speed ?? 0) >= configuration.standingSpeedNoise,
+      carried < configuration.speedNoiseMaximumSpeed * evidence.interval, carried >= evidence.chordError
+    else { return false }
+    return evidence.distance
+      <= carried + speedCredit + configuration.stationaryErrorFraction * evidence.chordError
   }
 
   /// Whether the fix says the receiver is still: its reported speed, or when it reports

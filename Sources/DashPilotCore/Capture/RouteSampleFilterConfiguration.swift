@@ -69,6 +69,28 @@ public struct RouteSampleFilterConfiguration: Sendable, Hashable {
   /// carries no move. A parked receiver's speeds wander by tenths of a metre a second and,
   /// counted, let position noise through each time the vehicle drives off.
   public var standingSpeedNoise: Double = 0.5
+  /// The receiver's speed noise, which lengthens every speed it reports (`SpeedDistance`),
+  /// is measured from three speeds in a row at most this far apart (seconds) ...
+  public var speedNoiseMaximumInterval: TimeInterval = 2
+  /// ... all under this (m/s): a walk or a creep, where the bias is a share of the speed
+  /// worth removing; faster, a vehicle's changes of acceleration exceed the noise ...
+  public var speedNoiseMaximumSpeed: Double = 3
+  /// ... as a running mean giving each measurement this weight (about 40 of them: the mean
+  /// of fewer squares varies by more than a quarter).
+  public var speedNoiseWeight: Double = 0.05
+  /// At a walk or a creep each speed also counts less this fraction of the noise's σ. Over a
+  /// stretch of N fixes the sum of their speeds errs by σ√N either way, and the kept moves
+  /// follow it (a 2 m/s walk's speeds added up to 0.4 % over its path by chance alone);
+  /// this is two of those errors over 1,600 fixes, 27 minutes at 1 Hz, so that a walk's
+  /// figure stays a floor (3 of 42 generated walks recorded up to 0.3 % over without it,
+  /// none with it; a drive, faster, is not touched).
+  public var speedNoiseDoubt: Double = 0.05
+  /// How close in course (degrees) two neighbouring slow fixes must be to confirm each
+  /// other's movement (`SpeedDistance`): a walker's course at 1.4 m/s with a phone's 0.5 m/s
+  /// of noise varies by about 20° a fix, while a waiting walker's random courses agree
+  /// within 60° one time in three (within 90°, one in two: a phone's generated walks with
+  /// waits then still carried 1.3-2.1 % more than their path).
+  public var speedConfirmationAngle: Double = 60
   /// Whether a speed reported without a course is one gpsd computed from the positions (a
   /// receiver that sent none), not the receiver's own: true for gpsd's reports, false for a
   /// source whose speeds are all the receiver's (an imported logger's track).
