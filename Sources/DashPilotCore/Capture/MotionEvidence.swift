@@ -99,7 +99,7 @@ struct MotionEvidence: Sendable, Hashable {
       after: Self.receiverSpeed(candidate, configuration: configuration)
     )
     guard let before = own.before ?? own.after, let after = own.after ?? own.before else {
-      speeds.noSpeeds()
+      speeds.reset(keepingReceiver: true)
       speedIntegral = nil
       velocityIntegral = nil
       return

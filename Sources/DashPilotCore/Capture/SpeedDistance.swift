@@ -32,7 +32,8 @@ struct SpeedDistance: Sendable, Hashable {
     var pending = 0.0
   }
 
-  /// Forgets the fixes seen, keeping the noise unless `receiver` is false (a new shift).
+  /// Forgets the fixes seen, keeping the noise unless `receiver` is false (a new shift); a
+  /// fix without a speed does so too, as the count breaks there.
   mutating func reset(keepingReceiver receiver: Bool) {
     if !receiver { noise = nil }
     earlier = nil
@@ -62,16 +63,9 @@ struct SpeedDistance: Sendable, Hashable {
     if let reported {
       previous = Reading(speed: reported, time: time, confirmed: confirmed, pending: confirmed ? 0 : half)
     } else {
-      previous = nil
-      earlier = nil
+      reset(keepingReceiver: true)
     }
     return metres
-  }
-
-  /// A fix without a speed breaks the count: the step is not carried by speeds.
-  mutating func noSpeeds() {
-    earlier = nil
-    previous = nil
   }
 
   /// Whether two neighbouring fixes confirm each other's movement: both move, on courses
